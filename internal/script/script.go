@@ -1,0 +1,209 @@
+package script
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Script is one annotated Lua source.
+type Script struct {
+	Path    string // as given to Parse: relative paths stay relative in every message
+	Name    string // snake_case; the file's base name when the header has no name:
+	Doc     string
+	Keys    []Key
+	Args    []Arg
+	Returns Returns
+	Flags   []Flag   // in header order, without duplicates
+	Include []string // paths of shared Lua, relative to the script's directory
+
+	Source []byte // the file as read
+	// Body is Source with a leading `#!` line blanked, so that gopher-lua can
+	// parse it and every line keeps its number.
+	Body string
+	// Shebang is the `#!lua …` line of the source, if it had one.
+	Shebang string
+	// HeaderEnd is the number of lines the header block spans (0 without one).
+	HeaderEnd int
+}
+
+// Pos is a 1-based position in a source file.
+type Pos struct {
+	Line, Col int
+}
+
+// Key is one declared KEYS element.
+type Key struct {
+	Name     string
+	Doc      string
+	Variadic bool // the tail: `key: name...` takes the remaining KEYS
+	Pos      Pos
+}
+
+// Arg is one declared ARGV element.
+type Arg struct {
+	Name       string
+	Type       Type
+	Optional   bool // `type?`: may be absent
+	HasDefault bool
+	Default    string // as written, already validated against Type
+	Variadic   bool   // the tail: `arg: name type...` takes the remaining ARGV
+	Doc        string
+	Pos        Pos
+}
+
+// Returns describes the reply: either one Type, or named Fields decoded from
+// an array reply.
+type Returns struct {
+	Type   Type // "" when Fields is set or the header has no returns:
+	Fields []Field
+	Pos    Pos
+}
+
+// Field is one element of an array reply.
+type Field struct {
+	Name string
+	Type Type
+	Pos  Pos
+}
+
+// Type is an argument or reply type. A reply type may also be a list: "[]int".
+type Type string
+
+// Argument and reply types.
+const (
+	Int      Type = "int"
+	Float    Type = "float"
+	String   Type = "string"
+	Bool     Type = "bool"
+	Bytes    Type = "bytes"
+	JSON     Type = "json"
+	Duration Type = "duration"
+	// Reply-only types.
+	Status Type = "status" // a status reply such as OK
+	Any    Type = "any"    // any reply, decoded as go-redis does
+)
+
+// ArgTypes are the types an arg: line accepts.
+var ArgTypes = []Type{Bool, Bytes, Duration, Float, Int, JSON, String}
+
+// ReturnTypes are the scalar types a returns: line accepts; each may also be
+// written as a list, []T.
+var ReturnTypes = []Type{Any, Bool, Bytes, Duration, Float, Int, JSON, Status, String}
+
+// Elem returns the element type of a list type and whether t is one.
+func (t Type) Elem() (Type, bool) {
+	if e, ok := strings.CutPrefix(string(t), "[]"); ok {
+		return Type(e), true
+	}
+	return t, false
+}
+
+// Flag is a script flag from the flags: line.
+type Flag string
+
+// Flags Redis knows (sent in the `#!lua flags=` shebang), and ours.
+const (
+	NoWrites           Flag = "no-writes"
+	AllowOOM           Flag = "allow-oom"
+	AllowStale         Flag = "allow-stale"
+	NoCluster          Flag = "no-cluster"
+	AllowCrossSlotKeys Flag = "allow-cross-slot-keys"
+	// Transactional is ours: all-or-nothing writes, see package transactional.
+	Transactional Flag = "transactional"
+)
+
+// ValidFlags lists every flag a header may carry, sorted.
+var ValidFlags = []Flag{AllowCrossSlotKeys, AllowOOM, AllowStale, NoCluster, NoWrites, Transactional}
+
+// Redis reports whether Redis itself knows the flag, i.e. whether it belongs
+// in a `#!lua flags=` shebang.
+func (f Flag) Redis() bool { return f != Transactional }
+
+// Has reports whether the script carries flag f.
+func (s *Script) Has(f Flag) bool {
+	for _, g := range s.Flags {
+		if g == f {
+			return true
+		}
+	}
+	return false
+}
+
+// RedisFlags returns the flags for a `#!lua flags=` shebang, sorted so that
+// bundles are byte-identical whatever order the header used.
+func (s *Script) RedisFlags() []string {
+	var out []string
+	for _, f := range s.Flags {
+		if f.Redis() {
+			out = append(out, string(f))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// MinKeys is the number of KEYS a caller must pass at least.
+func (s *Script) MinKeys() int {
+	n := len(s.Keys)
+	if n > 0 && s.Keys[n-1].Variadic {
+		n--
+	}
+	return n
+}
+
+// VariadicKeys reports whether the last key takes the remaining KEYS.
+func (s *Script) VariadicKeys() bool {
+	return len(s.Keys) > 0 && s.Keys[len(s.Keys)-1].Variadic
+}
+
+// Error is one problem in a source file.
+type Error struct {
+	Path string
+	Pos
+	Msg string
+}
+
+func (e *Error) Error() string {
+	if e.Line == 0 {
+		return fmt.Sprintf("%s: %s", e.Path, e.Msg)
+	}
+	if e.Col == 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+}
+
+// ErrorList is every problem found, in file and position order.
+type ErrorList []*Error
+
+func (l ErrorList) Error() string {
+	msgs := make([]string, len(l))
+	for i, e := range l {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Sort orders the list by path, line and column.
+func (l ErrorList) Sort() {
+	sort.SliceStable(l, func(i, j int) bool {
+		a, b := l[i], l[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+}
+
+// Err returns the list as an error, or nil when it is empty.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	l.Sort()
+	return l
+}
