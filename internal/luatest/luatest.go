@@ -168,11 +168,11 @@ func (fr *fileRun) runTest(L *lua.LState, name string, fn *lua.LFunction) bool {
 		msg := err.Error()
 		if errors.As(err, &apiErr) {
 			msg = apiErr.Object.String()
-			if apiErr.StackTrace != "" {
+			if fr.opts.Verbose && apiErr.StackTrace != "" {
 				msg += "\n" + apiErr.StackTrace
 			}
 		}
-		fr.failures = append(fr.failures, msg)
+		fr.failures = append(fr.failures, fr.short(msg))
 	}
 	L.SetTop(0)
 	ok := len(fr.failures) == 0
@@ -187,6 +187,12 @@ func (fr *fileRun) runTest(L *lua.LState, name string, fn *lua.LFunction) bool {
 		}
 	}
 	return ok
+}
+
+// short drops the test file's directory from Lua's error positions, as go
+// test prints file names without their path.
+func (fr *fileRun) short(msg string) string {
+	return strings.ReplaceAll(msg, filepath.Dir(fr.path)+string(filepath.Separator), "")
 }
 
 func indent(s string) string {
@@ -251,6 +257,7 @@ func (fr *fileRun) install(L *lua.LState) {
 			if errors.As(err, &apiErr) {
 				msg = apiErr.Object.String()
 			}
+			msg = fr.short(msg)
 			if !strings.Contains(msg, want) {
 				fr.failures = append(fr.failures, fmt.Sprintf("%s: got error %q, want one containing %q", pos, msg, want))
 			}
