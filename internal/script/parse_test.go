@@ -210,3 +210,21 @@ func FuzzParse(f *testing.F) {
 		_, _ = s.Chunk()
 	})
 }
+
+func TestEvalSource(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"return 1\n", "return 1\n"},
+		{"--! flags: transactional\nreturn 1\n", "--! flags: transactional\nreturn 1\n"},
+		{"--! flags: no-writes, allow-stale\nreturn 1\n", "#!lua flags=allow-stale,no-writes\n--! flags: no-writes, allow-stale\nreturn 1\n"},
+		{"#!lua\nreturn 1\n", "#!lua\nreturn 1\n"},
+		{"#!lua flags=no-writes\n--! flags: allow-oom\nreturn 1\n", "#!lua flags=allow-oom,no-writes\n--! flags: allow-oom\nreturn 1\n"},
+	} {
+		s, err := Parse("e.lua", []byte(tc.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.EvalSource(); got != tc.want {
+			t.Errorf("EvalSource(%q) = %q, want %q", tc.src, got, tc.want)
+		}
+	}
+}

@@ -207,3 +207,28 @@ func (l ErrorList) Err() error {
 	l.Sort()
 	return l
 }
+
+// EvalSource is the text to send with EVAL or SCRIPT LOAD: the body, with a
+// `#!lua flags=…` shebang when the header carries flags Redis knows, so that
+// the server enforces them (no-writes, allow-stale, …). A source that had
+// its own shebang keeps its line numbers; otherwise the added line shifts
+// them by one, the same on every server.
+func (s *Script) EvalSource() string {
+	flags := s.RedisFlags()
+	body := s.Body
+	if body == "" {
+		body = string(s.Source)
+	}
+	if len(flags) == 0 && s.Shebang == "" {
+		return body
+	}
+	line := "#!lua"
+	if len(flags) > 0 {
+		line += " flags=" + strings.Join(flags, ",")
+	}
+	if s.Shebang != "" {
+		// Body starts with the blanked shebang line: put ours there.
+		return line + body
+	}
+	return line + "\n" + body
+}

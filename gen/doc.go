@@ -1,0 +1,37 @@
+// Package gen turns scripts (package script's model) into the files the CLI
+// writes: Bundle renders the Lua that Redis runs, Go renders typed go-redis v9
+// wrappers with jennifer. Both return file name → contents and never touch
+// the disk, so that `scriptgen gen -diff` and the freshness tests compare
+// in memory.
+//
+// Bundle layout, relative to the output directory, one directory per
+// library (a directory of scripts; its base name is the library name):
+//
+//	<lib>/<script>.lua        EVAL-ready: `#!lua flags=…` when the script has Redis
+//	                          flags, the included helpers, then the source with
+//	                          its header kept as comments
+//	<lib>/<lib>.library.lua   `#!lua name=<lib>` for FUNCTION LOAD: the helpers
+//	                          once, each script as function <lib>_<script>
+//	                          registered with its flags, and <lib>_version
+//	                          returning a SHA-1 of the library's code
+//
+// Function names carry the library prefix because Redis keeps all functions
+// of all libraries in one namespace. A file that another script of its
+// directory includes (`--! include: x.lua`) is a helper, not an entry point:
+// it is pasted into its includers and gets no wrapper of its own. In a
+// library a helper runs once at load time, outside any call, so it may only
+// define functions and constants; KEYS and ARGV reach it as parameters.
+//
+// A script flagged transactional has its body wrapped by the rollback prelude
+// through the Transactional variable, which the CLI sets from package
+// transactional; without it such a script is an error rather than a bundle
+// that silently lacks its all-or-nothing guarantee.
+//
+// Go wrappers are documented on Go (optional args, file layout). The Go
+// package for one directory is the hand-written runtime (package
+// gen/internal/runtime, copied as scripts.go) plus library.go and one file
+// per script rendered with jennifer. The EVAL source embedded in the Go code
+// is byte-identical to the bundle's file, so both give one SHA-1. Output is
+// deterministic: scripts are sorted by name, helpers by path, everything is
+// gofmt'd, and nothing depends on the time, the machine or absolute paths.
+package gen

@@ -1,0 +1,2 @@
+--! include: nope.lua
+return 1

@@ -1,0 +1,3 @@
+--! name: cross_slot
+--! returns: int
+return 1

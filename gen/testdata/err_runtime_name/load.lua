@@ -1,0 +1,3 @@
+--! name: load
+--! returns: int
+return 1

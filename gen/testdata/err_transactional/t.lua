@@ -1,0 +1,3 @@
+--! key: k
+--! flags: transactional
+redis.call('SET', KEYS[1], 1)

@@ -1,0 +1,5 @@
+--! name: as_bool
+--! arg: kind string
+--! returns: bool
+--! include: scalar_body.lua
+return scalar(ARGV[1])

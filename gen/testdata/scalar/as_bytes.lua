@@ -1,0 +1,5 @@
+--! name: as_bytes
+--! arg: kind string
+--! returns: bytes
+--! include: scalar_body.lua
+return scalar(ARGV[1])

@@ -1,0 +1,5 @@
+--! name: as_list_float
+--! arg: kind string
+--! returns: []float
+--! include: scalar_body.lua
+return scalar(ARGV[1])
