@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -20,6 +21,14 @@ func TestMain(m *testing.M) {
 	os.Exit(testscript.RunMain(m, map[string]func() int{
 		"scriptgen": func() int { return cli.Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr) },
 	}))
+}
+
+func goEnv(key string) string {
+	out, err := exec.Command("go", "env", key).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 func TestScripts(t *testing.T) {
@@ -39,6 +48,14 @@ func TestScripts(t *testing.T) {
 		Setup: func(e *testscript.Env) error {
 			e.Setenv("REPO", repo)
 			e.Setenv("REDIS_URL", url)
+			// Scenarios that build a consumer module use the go command
+			// offline, from this machine's module and build caches.
+			for _, k := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOROOT"} {
+				e.Setenv(k, goEnv(k))
+			}
+			e.Setenv("GOPROXY", "off")
+			e.Setenv("GOSUMDB", "off")
+			e.Setenv("GOTOOLCHAIN", "local")
 			return nil
 		},
 		Condition: func(cond string) (bool, error) {

@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // Exit codes.
@@ -47,10 +48,16 @@ func lookup(name string) *command {
 	return nil
 }
 
-// Run is scriptgen's main: args exclude the program name.
+// Run is scriptgen's main: args exclude the program name. An interrupt
+// cancels long-running commands (serve) cleanly.
 func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	return RunContext(ctx, args, stdin, stdout, stderr)
+}
+
+// RunContext is Run under a context of the caller's.
+func RunContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
 		usage(stderr)

@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func TestServe(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	var stderr strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		done <- RunContext(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-requirepass", "s3cret"}, nil, pw, &stderr)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no listening line: %v (stderr %q)", err, stderr.String())
+	}
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "scriptgen serve: listening on ")
+	if !ok {
+		t.Fatalf("unexpected line %q", line)
+	}
+	go io.Copy(io.Discard, pr)
+
+	noAuth := redis.NewClient(&redis.Options{Addr: addr, DisableIdentity: true, MaxRetries: -1})
+	defer noAuth.Close()
+	if err := noAuth.Ping(ctx).Err(); err == nil || !strings.Contains(err.Error(), "NOAUTH") {
+		t.Errorf("ping without password: %v, want NOAUTH", err)
+	}
+	rdb := redis.NewClient(&redis.Options{Addr: addr, Password: "s3cret", DisableIdentity: true})
+	defer rdb.Close()
+	got, err := rdb.Eval(ctx, "redis.call('SET', KEYS[1], ARGV[1]); return redis.call('GET', KEYS[1])", []string{"k"}, "v").Result()
+	if err != nil || got != "v" {
+		t.Fatalf("EVAL = %v, %v", got, err)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != ExitOK {
+			t.Errorf("serve exited %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop when its context was cancelled")
+	}
+}
+
+func TestServeRefusesRemoteBind(t *testing.T) {
+	var stderr strings.Builder
+	code := RunContext(context.Background(), []string{"serve", "-addr", "0.0.0.0:0"}, nil, io.Discard, &stderr)
+	if code != ExitUsage || !strings.Contains(stderr.String(), "non-loopback") {
+		t.Errorf("code %d stderr %q", code, stderr.String())
+	}
+}
+
+func TestExitCodes(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{nil, ExitUsage},
+		{[]string{"nope"}, ExitUsage},
+		{[]string{"help"}, ExitOK},
+		{[]string{"-h"}, ExitOK},
+		{[]string{"version"}, ExitOK},
+		{[]string{"help", "serve"}, ExitOK},
+		{[]string{"help", "crc"}, ExitOK},
+		{[]string{"lint"}, ExitUsage},
+		{[]string{"gen"}, ExitUsage},
+		{[]string{"bundle"}, ExitUsage},
+		{[]string{"test", "/nonexistent"}, ExitUsage},
+	} {
+		var out, errOut strings.Builder
+		if got := RunContext(context.Background(), tc.args, nil, &out, &errOut); got != tc.code {
+			t.Errorf("scriptgen %v: exit %d, want %d (stderr %q)", tc.args, got, tc.code, errOut.String())
+		}
+	}
+}
