@@ -1,11 +1,18 @@
 package lint
 
 import (
+	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/scriptgen/scriptgen/internal/script"
 )
+
+func lintSrc(src string) string {
+	var out []string
+	for _, f := range Source(Options{}, "p.lua", []byte(src)) {
+		out = append(out, f.String())
+	}
+	return strings.Join(out, "\n")
+}
 
 func TestRules(t *testing.T) {
 	for _, tc := range []struct {
@@ -20,39 +27,77 @@ for i = 1, 3 do t[i] = i end
 for k, v in pairs(t) do t[k] = v end
 return redis.call('INCRBY', KEYS[1], f(tonumber(ARGV[1])))`, nil},
 		{"key beyond", "--! key: a\nreturn redis.call('GET', KEYS[1]) .. redis.call('GET', KEYS[2])",
-			[]string{"p.lua:2:56: KEYS[2] is beyond the header's 1 key: line(s); declare it (keys-declared)"}},
+			[]string{"p.lua:2:56: keys-declared: KEYS[2] is beyond the header's 1 key: line(s); declare it"}},
 		{"key zero", "--! key: a\nreturn {KEYS[1], KEYS[0]}",
-			[]string{"p.lua:2:18: KEYS[0] is always nil: Lua arrays start at 1 (keys-declared)"}},
+			[]string{"p.lua:2:18: keys-declared: KEYS[0] is always nil: Lua arrays start at 1"}},
 		{"key unused", "--! key: a\n--! key: b\nreturn KEYS[1]",
-			[]string{"p.lua:2:10: key b (KEYS[2]) is declared but never used (keys-declared)"}},
+			[]string{"p.lua:2:10: keys-declared: key b (KEYS[2]) is declared but never used"}},
 		{"keys dynamic", "--! key: a\n--! key: b\nfor _, k in ipairs(KEYS) do redis.call('DEL', k) end", nil},
 		{"variadic", "--! key: first\n--! key: rest...\nreturn {KEYS[1], KEYS[7]}", nil},
 		{"arg beyond", "--! arg: a int\nreturn ARGV[1] + ARGV[2]",
-			[]string{"p.lua:2:18: ARGV[2] is beyond the header's 1 arg: line(s); declare it (args)"}},
+			[]string{"p.lua:2:18: args: ARGV[2] is beyond the header's 1 arg: line(s); declare it"}},
 		{"arg unused", "--! arg: a int\n--! arg: b int\nreturn ARGV[2]",
-			[]string{"p.lua:1:10: arg a (ARGV[1]) is declared but never read (args)"}},
+			[]string{"p.lua:1:10: args: arg a (ARGV[1]) is declared but never read"}},
 		{"global assign", "count = 1\nreturn count",
-			[]string{"p.lua:1:1: assignment to global count: Redis refuses it (Attempt to modify a readonly table); declare it local (globals)"}},
+			[]string{"p.lua:1:1: globals: assignment to global count: Redis refuses it (Attempt to modify a readonly table); declare it local"}},
 		{"global function", "function helper() return 1 end\nreturn helper()",
-			[]string{"p.lua:1:10: function helper defines a global: Redis refuses it; write `local function helper` (globals)"}},
-		{"undefined", "local x = 1\nreturn os.time() + y",
-			[]string{"p.lua:2:8: undefined name os: not a local and not in Redis's script environment (globals)",
-				"p.lua:2:20: undefined name y: not a local and not in Redis's script environment (globals)"}},
+			[]string{"p.lua:1:10: globals: function helper defines a global: Redis refuses it; write `local function helper`"}},
+		{"undefined", "local x = 1\nreturn x + y",
+			[]string{"p.lua:2:12: globals: undefined name y: not a local and not in Redis's script environment"}},
 		{"scopes", "do local z = 1 end\nreturn z",
-			[]string{"p.lua:2:8: undefined name z: not a local and not in Redis's script environment (globals)"}},
-		{"syntax", "local = 1", []string{"p.lua:1:7: lua: syntax error near '=' (syntax)"}},
+			[]string{"p.lua:1:10: unused: warning: local z is never read",
+				"p.lua:2:8: globals: undefined name z: not a local and not in Redis's script environment"}},
+		{"syntax", "local = 1", []string{"p.lua:1:7: syntax: lua: syntax error near '='"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := script.Parse("p.lua", []byte(tc.src))
-			if err != nil {
-				t.Fatal(err)
+			if got, want := lintSrc(tc.src), strings.Join(tc.want, "\n"); got != want {
+				t.Errorf("got\n\t%s\nwant\n\t%s", strings.ReplaceAll(got, "\n", "\n\t"), strings.ReplaceAll(want, "\n", "\n\t"))
 			}
+		})
+	}
+}
+
+// TestKeyTracing checks the key rules through the idioms of real scripts:
+// each case lists the findings as line:col rule.
+func TestKeyTracing(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"alias and helper", `--! key: a
+local rcall = redis.call
+local function incr(k) return rcall('INCR', k) end
+incr(KEYS[1])
+return incr(ARGV[1])`, []string{"3:45 key-source", "5:13 args"}},
+		{"pcall of redis.call", "--! key: a\nreturn pcall(redis.call, 'GET', 'x' .. KEYS[1])", []string{"2:33 key-derived"}},
+		{"redis.pcall", "return redis.pcall('GET', 'k')", []string{"1:27 key-source"}},
+		{"table of keys", "--! key: a...\nlocal ks = {}\nfor i = 1, #KEYS do table.insert(ks, KEYS[i]) end\nreturn redis.call('DEL', unpack(ks))", nil},
+		{"table of built keys", "--! arg: a string...\nlocal ks = {}\nfor _, v in ipairs(ARGV) do ks[#ks + 1] = 'p:' .. v end\nreturn redis.call('DEL', unpack(ks))",
+			[]string{"4:26 key-source"}},
+		{"local assigned twice", "--! key: a\n--! arg: b string\nlocal k = KEYS[1]\nif ARGV[1] == 'x' then k = ARGV[1] end\nreturn redis.call('GET', k)", []string{"5:26 key-source"}},
+		{"assigned after use in a loop", "--! key: a\nlocal k = KEYS[1]\nfor i = 1, 2 do\n  redis.call('DEL', k)\n  k = 'x' .. i\nend", []string{"4:21 key-source"}},
+		{"format keeps the element first", "--! key: a\nreturn redis.call('GET', string.format('%s:x', KEYS[1]))", []string{"2:26 key-derived"}},
+		{"brace before the element", "--! key: a\nreturn redis.call('GET', '{x}' .. KEYS[1])", []string{"2:26 key-source"}},
+		{"method on a key", "--! key: a\nreturn redis.call('GET', KEYS[1]:sub(1, 3))", []string{"2:26 key-derived"}},
+		{"varargs wrapper", "--! key: a\nlocal function call(...) return redis.call(...) end\ncall('GET', KEYS[1])\nreturn call('GET', 'x')", []string{"2:44 key-source"}},
+		{"command alternatives", "--! key: a\nlocal cmd = 'LPUSH'\nif #KEYS > 1 then cmd = 'RPUSH' end\nreturn redis.call(cmd, KEYS[1])",
+			[]string{"4:19 command", "4:19 command"}},
+		{"numkeys literal", "--! key: d\n--! key: s...\nreturn redis.call('ZUNIONSTORE', KEYS[1], 2, KEYS[2], 'x')", []string{"3:55 key-source"}},
+		{"xread streams", "--! key: s\n--! arg: n int\nreturn redis.call('XREAD', 'COUNT', ARGV[1], 'STREAMS', KEYS[1], 'k2', '0', '0')", []string{"3:66 key-source"}},
+		{"sort store", "--! key: s\nreturn redis.call('SORT', KEYS[1], 'BY', 'w_*', 'STORE', 'dst')", []string{"2:58 key-source"}},
+		{"eval-like numkeys from ARGV", "--! key: s...\n--! arg: n int\nreturn redis.call('ZUNION', ARGV[1], unpack(KEYS))", []string{"3:19 dynamic-command"}},
+		{"forward-declared helper", "--! key: a\nlocal f\nf = function(k) return redis.call('GET', k) end\nreturn {f(KEYS[1]), f('lit')}", []string{"3:42 key-source"}},
+		{"recursion is bounded", "--! key: a\nlocal function f(k, n) if n > 0 then return f(k .. 'x', n - 1) end return redis.call('GET', k) end\nreturn f(KEYS[1], 3)", []string{"2:93 key-derived"}},
+		{"line ignore", "--! key: a\nreturn redis.call('GET', KEYS[1] .. 'x') -- lint: ignore key-derived", nil},
+		{"functions library", "#!lua name=lib\nredis.register_function('f', function(ks, as) return redis.call('SET', ks[1], as[1]) end)", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, f := range Script(s) {
-				got = append(got, f.String())
+			for _, f := range Source(Options{}, "p.lua", []byte(tc.src)) {
+				got = append(got, fmt.Sprintf("%d:%d %s", f.Line, f.Col, f.Rule))
 			}
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
-				t.Errorf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(tc.want, "\n\t"))
+				t.Errorf("got %q; want %q\n%s", got, tc.want, lintSrc(tc.src))
 			}
 		})
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 // HeaderKeys are the keys a `--!` line may use, in the order the docs list them.
-var HeaderKeys = []string{"name", "doc", "key", "arg", "returns", "flags", "include"}
+var HeaderKeys = []string{"name", "doc", "key", "arg", "returns", "flags", "include", "lint"}
 
 var identRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 
@@ -183,6 +183,9 @@ func (p *parser) headerLine(n, indent int, text string) {
 		}
 	case "include":
 		p.include(n, valCol, value)
+	case "lint":
+		// Severity directives belong to package lint, which validates them.
+		p.s.Lint = append(p.s.Lint, Directive{Text: value, Pos: Pos{n, valCol}})
 	default:
 		p.errorf(n, keyCol, "unknown header key %q; valid keys: %s", key, strings.Join(HeaderKeys, ", "))
 	}

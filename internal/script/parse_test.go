@@ -98,8 +98,8 @@ func TestParseErrors(t *testing.T) {
 		name, src string
 		want      []string // each error, in order
 	}{
-		{"unknown key", "--! nam: x\n", []string{"p.lua:1:5: unknown header key \"nam\"; valid keys: name, doc, key, arg, returns, flags, include"}},
-		{"no colon", "--! name x\n", []string{"p.lua:1:5: expected `--! key: value`; valid keys: name, doc, key, arg, returns, flags, include"}},
+		{"unknown key", "--! nam: x\n", []string{"p.lua:1:5: unknown header key \"nam\"; valid keys: name, doc, key, arg, returns, flags, include, lint"}},
+		{"no colon", "--! name x\n", []string{"p.lua:1:5: expected `--! key: value`; valid keys: name, doc, key, arg, returns, flags, include, lint"}},
 		{"bad name", "--! name: Token-Bucket\n", []string{`p.lua:1:11: invalid name "Token-Bucket": use lower snake_case (a-z, 0-9, _), starting with a letter`}},
 		{"name twice", "--! name: a\n--! name: b\n", []string{"p.lua:2:5: name: given twice (first at line 1)"}},
 		{"bad file name", "--! key: k\n", nil}, // p.lua gives name "p"

@@ -16,6 +16,7 @@ type Script struct {
 	Returns Returns
 	Flags   []Flag   // in header order, without duplicates
 	Include []string // paths of shared Lua, relative to the script's directory
+	Lint    []Directive
 
 	Source []byte // the file as read
 	// Body is Source with a leading `#!` line blanked, so that gopher-lua can
@@ -25,6 +26,12 @@ type Script struct {
 	Shebang string
 	// HeaderEnd is the number of lines the header block spans (0 without one).
 	HeaderEnd int
+}
+
+// Directive is the value of a `--! lint:` line, e.g. "warning key-derived".
+type Directive struct {
+	Text string
+	Pos  Pos
 }
 
 // Pos is a 1-based position in a source file.

@@ -1,0 +1,406 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/yuin/gopher-lua/ast"
+
+	"github.com/scriptgen/scriptgen/internal/script"
+)
+
+// Options tune a run.
+type Options struct {
+	// Severity overrides rules' default severities by rule name; Off
+	// silences a rule. A script's own `--! lint:` lines win over these.
+	Severity map[string]Severity
+}
+
+// Result is what a run found.
+type Result struct {
+	// Scripts are the scripts whose header and body parsed, in path order,
+	// for the stages after lint. Files other scripts include are not in it.
+	Scripts  []*script.Script
+	Findings []Finding // sorted
+}
+
+// Count returns the number of findings of severity s.
+func (r *Result) Count(s Severity) int {
+	n := 0
+	for _, f := range r.Findings {
+		if f.Severity == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Syntax reports whether some input is not Lua at all.
+func (r *Result) Syntax() bool {
+	for _, f := range r.Findings {
+		if f.Rule == RuleSyntax {
+			return true
+		}
+	}
+	return false
+}
+
+// Errors returns the findings of error severity: the ones that refuse a
+// script.
+func (r *Result) Errors() []Finding {
+	var out []Finding
+	for _, f := range r.Findings {
+		if f.Severity == Error {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// chunk is one Lua file as the analysis reads it.
+type chunk struct {
+	path    string
+	src     string
+	stmts   []ast.Stmt
+	pos     *positions
+	posOnce sync.Once
+	lib     bool // an include: its top-level functions are a library, not unused locals
+	ignores map[int][]string
+	incs    []include
+	err     *script.Error // syntax error
+}
+
+type include struct {
+	path string // resolved, as it will be opened
+	line int
+	col  int
+	text string
+}
+
+func (c *chunk) ignored(line int, rule string) bool {
+	for _, r := range c.ignores[line] {
+		if r == rule || r == "all" {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	headerInclude = regexp.MustCompile(`^(\s*--!\s*include:\s*)(\S+)`)
+	atInclude     = regexp.MustCompile(`^(\s*---?\s*@include\s+)"([^"]+)"`)
+	lineIgnore    = regexp.MustCompile(`--\s*lint:\s*ignore\s+([A-Za-z0-9_, -]+)`)
+	headerLint    = regexp.MustCompile(`^(\s*--!\s*lint:\s*)(\S+)\s*(.*)$`)
+)
+
+// newChunk parses src and reads its include and ignore comments.
+func newChunk(path string, src string, lib bool) *chunk {
+	c := &chunk{path: path, src: src, lib: lib, ignores: map[int][]string{}}
+	lines := strings.Split(src, "\n")
+	dir := filepath.Dir(path)
+	for i, l := range lines {
+		n := i + 1
+		if m := headerInclude.FindStringSubmatchIndex(l); m != nil {
+			c.incs = append(c.incs, include{path: filepath.Join(dir, filepath.FromSlash(l[m[4]:m[5]])), line: n, col: m[4] + 1, text: l[m[4]:m[5]]})
+		} else if m := atInclude.FindStringSubmatchIndex(l); m != nil {
+			p := l[m[4]:m[5]]
+			if !strings.HasSuffix(p, ".lua") {
+				p += ".lua"
+			}
+			c.incs = append(c.incs, include{path: filepath.Join(dir, filepath.FromSlash(p)), line: n, col: m[4], text: l[m[4]:m[5]]})
+		}
+		if m := lineIgnore.FindStringSubmatchIndex(l); m != nil {
+			target := n
+			if strings.HasPrefix(strings.TrimSpace(l), "--") {
+				target = n + 1 // a comment line of its own covers the next line
+			}
+			for _, r := range strings.FieldsFunc(l[m[2]:m[3]], func(r rune) bool { return r == ',' || r == ' ' }) {
+				c.ignores[target] = append(c.ignores[target], r)
+			}
+		}
+	}
+	stmts, err := script.ParseLua(path, src)
+	if err != nil {
+		var e *script.Error
+		if errors.As(err, &e) {
+			c.err = e
+		} else {
+			c.err = &script.Error{Path: path, Pos: script.Pos{Line: 1, Col: 1}, Msg: err.Error()}
+		}
+		return c
+	}
+	c.stmts = stmts
+	return c
+}
+
+// positions lexes the chunk again for columns, the first time a finding
+// needs one: most files have none, and lexing is a third of a clean run.
+func (c *chunk) positions() *positions {
+	c.posOnce.Do(func() { c.pos = newPositions(c.src, c.stmts) })
+	return c.pos
+}
+
+// linter holds one run's files, each read and parsed once.
+type linter struct {
+	opt    Options
+	read   func(string) ([]byte, error)
+	mu     sync.Mutex
+	chunks map[string]*chunk
+	out    []Finding
+}
+
+func (l *linter) add(fs ...Finding) {
+	l.mu.Lock()
+	l.out = append(l.out, fs...)
+	l.mu.Unlock()
+}
+
+// Paths lints the Lua files under paths (files, or directories walked
+// recursively; *_test.lua files are skipped). err is for input that cannot
+// be read at all; everything else is a finding.
+func Paths(opt Options, paths ...string) (*Result, error) {
+	files, err := script.Files(paths, false)
+	if err != nil {
+		return nil, err
+	}
+	srcs := make(map[string][]byte, len(files))
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		srcs[f] = b
+	}
+	l := &linter{opt: opt, chunks: map[string]*chunk{}, read: func(p string) ([]byte, error) {
+		if b, ok := srcs[p]; ok {
+			return b, nil
+		}
+		return os.ReadFile(p)
+	}}
+	return l.run(files, srcs), nil
+}
+
+// Source lints one script held in memory; includes are read from disk
+// relative to path.
+func Source(opt Options, path string, src []byte) []Finding {
+	l := &linter{opt: opt, chunks: map[string]*chunk{}, read: os.ReadFile}
+	return l.run([]string{path}, map[string][]byte{path: src}).Findings
+}
+
+type parsed struct {
+	path string
+	s    *script.Script
+	errs script.ErrorList
+}
+
+func (l *linter) run(files []string, srcs map[string][]byte) *Result {
+	// Headers, and which files are includes of others.
+	ps := make([]parsed, len(files))
+	cs := make([]*chunk, len(files))
+	parallel(len(files), func(i int) {
+		s, err := script.Parse(files[i], srcs[files[i]])
+		var errs script.ErrorList
+		if err != nil && !errors.As(err, &errs) {
+			errs = script.ErrorList{{Path: files[i], Msg: err.Error()}}
+		}
+		ps[i] = parsed{files[i], s, dropLintKey(errs)}
+		cs[i] = newChunk(files[i], s.Body, false)
+	})
+	included := map[string]bool{}
+	for i, c := range cs {
+		l.chunks[files[i]] = c
+		for _, inc := range c.incs {
+			included[filepath.Clean(inc.path)] = true
+		}
+	}
+	// Duplicate script names in one directory would collide in gen/bundle.
+	byName := map[string]string{}
+	var units []*unit
+	res := &Result{}
+	for _, p := range ps {
+		if included[p.path] {
+			continue
+		}
+		for _, e := range p.errs {
+			l.add(Finding{Path: e.Path, Line: max(e.Line, 1), Col: max(e.Col, 1), Rule: RuleHeader, Severity: Error, Msg: e.Msg})
+		}
+		dirName := filepath.Dir(p.path) + "\x00" + p.s.Name
+		if prev, dup := byName[dirName]; dup && p.s.Name != "" {
+			l.add(Finding{Path: p.path, Line: 1, Col: 1, Rule: RuleHeader, Severity: Error, Msg: "script name " + p.s.Name + " already used by " + prev})
+			continue
+		}
+		if len(p.errs) > 0 {
+			if c := l.chunks[p.path]; c.err != nil {
+				l.add(syntaxFinding(c.err))
+			}
+			continue
+		}
+		u, ok := l.unit(p)
+		if !ok {
+			continue
+		}
+		byName[dirName] = p.path
+		units = append(units, u)
+		res.Scripts = append(res.Scripts, p.s)
+	}
+	parallel(len(units), func(i int) { l.add(analyze(units[i])...) })
+	res.Findings = Sort(l.out)
+	return res
+}
+
+// dropLintKey removes the script parser's complaint about `--! lint:`
+// lines, which belong to the linter.
+func dropLintKey(errs script.ErrorList) script.ErrorList {
+	out := errs[:0]
+	for _, e := range errs {
+		if !strings.HasPrefix(e.Msg, `unknown header key "lint"`) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func (l *linter) chunk(path, src string, lib bool) *chunk {
+	if c, ok := l.chunks[path]; ok {
+		return c
+	}
+	c := newChunk(path, src, lib)
+	l.chunks[path] = c
+	return c
+}
+
+// unit gathers a script's includes, depth first so that a helper's own
+// includes come before it, each file once; findings about includes point
+// at the directive.
+func (l *linter) unit(p parsed) (*unit, bool) {
+	main := l.chunk(p.path, p.s.Body, false)
+	u := &unit{s: p.s, library: strings.Contains(p.s.Shebang, "name="), sev: l.severities(p, main)}
+	seen := map[string]bool{p.path: true}
+	ok := true
+	var visit func(c *chunk)
+	visit = func(c *chunk) {
+		for _, inc := range c.incs {
+			path := filepath.Clean(inc.path)
+			if seen[path] {
+				continue
+			}
+			seen[path] = true
+			src, err := l.read(path)
+			if err != nil {
+				msg := err.Error()
+				if errors.Is(err, fs.ErrNotExist) {
+					msg = "no such file"
+				}
+				l.add(Finding{Path: c.path, Line: inc.line, Col: inc.col, Rule: RuleInclude, Severity: u.sev[RuleInclude], Msg: fmt.Sprintf("include %s: %s", inc.text, msg)})
+				ok = false
+				continue
+			}
+			ic, cached := l.chunks[path]
+			if !cached {
+				ic = l.chunk(path, string(src), true)
+			}
+			ic.lib = true
+			visit(ic)
+			if ic.err != nil {
+				if !cached || !l.reported(ic) {
+					l.add(syntaxFinding(ic.err))
+				}
+				ok = false
+				continue
+			}
+			u.chunks = append(u.chunks, ic)
+		}
+	}
+	visit(main)
+	if main.err != nil {
+		l.add(syntaxFinding(main.err))
+		return nil, false
+	}
+	u.chunks = append(u.chunks, main)
+	return u, ok
+}
+
+func (l *linter) reported(c *chunk) bool {
+	for _, f := range l.out {
+		if f.Path == c.path && f.Rule == RuleSyntax {
+			return true
+		}
+	}
+	return false
+}
+
+func syntaxFinding(e *script.Error) Finding {
+	return Finding{Path: e.Path, Line: max(e.Line, 1), Col: max(e.Col, 1), Rule: RuleSyntax, Severity: Error, Msg: e.Msg}
+}
+
+// severities are the rules' defaults, then the run's options, then the
+// script's `--! lint: <severity> rule…` lines.
+func (l *linter) severities(p parsed, c *chunk) map[string]Severity {
+	sev := make(map[string]Severity, len(Rules))
+	for _, r := range Rules {
+		sev[r.Name] = r.Severity
+	}
+	for n, s := range l.opt.Severity {
+		sev[n] = s
+	}
+	for i, line := range strings.Split(c.src, "\n") {
+		if i >= p.s.HeaderEnd {
+			break
+		}
+		m := headerLint.FindStringSubmatchIndex(line)
+		if m == nil {
+			continue
+		}
+		level := line[m[4]:m[5]]
+		s, ok := ParseSeverity(level)
+		if !ok {
+			l.add(Finding{Path: p.path, Line: i + 1, Col: m[4] + 1, Rule: RuleHeader, Severity: Error,
+				Msg: fmt.Sprintf("lint: unknown action %q; valid: ignore, info, warning, error", level)})
+			continue
+		}
+		col := m[6] + 1
+		for _, r := range strings.FieldsFunc(line[m[6]:m[7]], func(r rune) bool { return r == ',' || r == ' ' }) {
+			if _, known := RuleByName(r); !known {
+				l.add(Finding{Path: p.path, Line: i + 1, Col: col + strings.Index(line[m[6]:], r), Rule: RuleHeader, Severity: Error,
+					Msg: fmt.Sprintf("lint: unknown rule %q; valid rules: %s", r, ruleNames())})
+				continue
+			}
+			sev[r] = s
+		}
+	}
+	return sev
+}
+
+// parallel runs f(0..n-1) on every CPU: linting is CPU-bound per file.
+func parallel(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
