@@ -6,7 +6,7 @@
 GO        ?= go
 SCRIPTGEN := bin/scriptgen
 
-.PHONY: all build lint test-lua bundle generate test bench fmt vet clean
+.PHONY: all build lint test-lua bundle generate plots test bench fmt vet clean
 
 all: lint test-lua bundle generate
 
@@ -24,7 +24,24 @@ bundle: build
 
 generate: build
 	$(SCRIPTGEN) gen -pkg ratelimit -o generated/ratelimit lua/ratelimit
+	$(SCRIPTGEN) doc -pkg ratelimit -o generated/ratelimit/README.md lua/ratelimit
 	$(GO) generate ./...
+
+# The limiters of lua/ratelimit, tuned to the same promise: 5 requests/s
+# sustained, bursts of 10. `make plots` renders docs/*.png and *.svg (the
+# README's figures) and the tables beside them.
+SIM_LIMITERS := 'token_bucket:capacity=10,rate=5,period_ms=1000' \
+	'gcra:rate=5,burst=10,period_ms=1000' \
+	'window:limits=[[2000,10]],label=fixed window' \
+	'window:limits=[[2000,10,200]],label=sliding window' \
+	'log:limits=[[2000,10]],label=sliding log' \
+	'credits:credits=10,window_ms=2000'
+
+plots: build
+	$(SCRIPTGEN) sim -duration 20s -interval 500ms -rate 20 -o docs/steady $(SIM_LIMITERS) > docs/steady.txt
+	$(SCRIPTGEN) sim -duration 30s -interval 500ms -caller name=steady,rate=3,poisson=1 -caller name=bursty,burst=40,every=10s,start=5s -shared -o docs/bursts $(SIM_LIMITERS) > docs/bursts.txt
+	$(SCRIPTGEN) sim -duration 20s -interval 1s -callers 4 -rate 5 -poisson -shared -o docs/shared $(SIM_LIMITERS) 'gate:interval_ms=200' > docs/shared.txt
+	$(SCRIPTGEN) sim -duration 20s -interval 1s -caller name=on-time,rate=10,poisson=1 -caller name=ahead,rate=10,skew=700ms,poisson=1 -caller name=behind,rate=10,skew=-700ms,poisson=1 -shared -o docs/skew $(SIM_LIMITERS) > docs/skew.txt
 
 test: vet fmt
 	$(GO) test -race -timeout 20m ./...

@@ -1,0 +1,56 @@
+package sim
+
+import (
+	"context"
+	"flag"
+	"testing"
+	"time"
+)
+
+// BenchmarkRequest is the cost of one simulated request of a token bucket
+// under a steady 1,000 req/s; hour-s is the projected wall time of one
+// virtual hour at that rate (3.6 M requests), the figure the speed goal
+// (< 10 s) is about, and hour-cpu-s the CPU time it takes, which a busy
+// machine does not inflate.
+func BenchmarkRequest(b *testing.B) {
+	tb := library(b)["token_bucket"]
+	w := Workload{Duration: time.Duration(b.N) * time.Millisecond, Interval: time.Second, Shared: true,
+		Callers: []Caller{{Rate: 1000}}}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := cpuTime()
+	rep, err := Run(context.Background(), w, Limiter{Script: tb, Args: map[string]string{"capacity": "100", "rate": "500", "period_ms": "1000"}})
+	cpu := cpuTime() - cpu0
+	if err != nil {
+		b.Fatal(err)
+	}
+	if got := rep.Results[0].Totals().Requested; got != int64(b.N) {
+		b.Fatalf("simulated %d requests, want %d", got, b.N)
+	}
+	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)*3.6e6, "hour-s")
+	b.ReportMetric(cpu.Seconds()/float64(b.N)*3.6e6, "hour-cpu-s")
+}
+
+var hour = flag.Bool("hour", false, "let BenchmarkHour simulate a whole virtual hour (minutes of wall time)")
+
+// BenchmarkHour is the speed goal itself: one virtual hour at 1,000 req/s
+// for one limiter. It runs only with -hour, as `make bench` should not
+// spend minutes on it: go test -run '^$' -bench Hour -hour ./sim
+func BenchmarkHour(b *testing.B) {
+	if !*hour {
+		b.Skip("pass -hour to simulate a whole hour")
+	}
+	tb := library(b)["token_bucket"]
+	w := Workload{Duration: time.Hour, Interval: time.Minute, Shared: true, Callers: []Caller{{Rate: 1000}}}
+	for b.Loop() {
+		cpu0 := cpuTime()
+		rep, err := Run(context.Background(), w, Limiter{Script: tb, Args: map[string]string{"capacity": "100", "rate": "500", "period_ms": "1000"}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if got := rep.Results[0].Totals().Requested; got != 3_600_000 {
+			b.Fatalf("simulated %d requests, want 3,600,000", got)
+		}
+		b.ReportMetric((cpuTime() - cpu0).Seconds(), "cpu-s")
+	}
+}
