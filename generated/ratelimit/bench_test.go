@@ -21,11 +21,11 @@ func (h handGate) run(ctx context.Context, c redis.Scripter, key string, interva
 	if err != nil {
 		return false, 0, err
 	}
-	if len(v) != 2 {
+	if len(v) != 4 {
 		return false, 0, redis.Nil
 	}
 	a, _ := v[0].(int64)
-	r, _ := v[1].(int64)
+	r, _ := v[2].(int64)
 	return a == 1, r, nil
 }
 
@@ -82,7 +82,7 @@ func (replyHook) DialHook(next redis.DialHook) redis.DialHook { return next }
 func (replyHook) ProcessHook(redis.ProcessHook) redis.ProcessHook {
 	return func(_ context.Context, cmd redis.Cmder) error {
 		if c, ok := cmd.(*redis.Cmd); ok {
-			c.SetVal([]any{int64(0), int64(1234)})
+			c.SetVal([]any{int64(0), int64(0), int64(1234), int64(1234)})
 		}
 		return nil
 	}

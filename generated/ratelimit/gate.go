@@ -12,7 +12,7 @@ var gateScript = &script{
 	fn:   "ratelimit_gate",
 	name: "gate",
 	ro:   false,
-	sha:  "c453dce143c4c9fd4fd121ae9efa9ef03cb34f94",
+	sha:  "d5e68ac78bdd735da3ee2bcc454eb76a3f79630c",
 	src: `--! name: gate
 --! doc: Uniform rate limiter (a gate): each caller may pass once per interval.
 --! doc: The first call creates the gate key with a TTL of one interval; while it
@@ -20,7 +20,14 @@ var gateScript = &script{
 --! doc: caller and resource, e.g. "gate:{user42}:feeding".
 --! key: gate              the caller's gate; exists while the caller must wait
 --! arg: interval_ms int   how long a pass closes the gate, in milliseconds (> 0)
---! returns: allowed bool, retry_after_ms int
+--! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
+--
+-- The reply is the library's: allowed, remaining (0: a pass closes the
+-- gate), retry_after_ms (-1 when allowed, else when the gate reopens) and
+-- reset_after_ms (when the gate is open again either way).
+--
+-- Unlike the other limiters the gate takes no now_ms: its state is the key's
+-- TTL, which only the server's clock runs down.
 --
 -- Seed 004's version checks TTL > 0 and then SETs with PX. TTL is rounded to
 -- whole seconds, so in the last half second of a gate TTL reports 0 and a
@@ -34,7 +41,7 @@ if not interval or interval <= 0 or interval % 1 ~= 0 then
 end
 
 if redis.call('SET', KEYS[1], '1', 'NX', 'PX', interval) then
-  return {1, 0}
+  return {1, 0, -1, interval}
 end
 
 local wait = redis.call('PTTL', KEYS[1])
@@ -42,7 +49,7 @@ if wait < 0 then
   redis.call('PEXPIRE', KEYS[1], interval)
   wait = interval
 end
-return {0, wait}
+return {0, 0, wait, wait}
 `,
 }
 
@@ -61,7 +68,9 @@ type GateArgs struct {
 // GateResult is the reply of gate, decoded from its array reply.
 type GateResult struct {
 	Allowed      bool
+	Remaining    int64
 	RetryAfterMs int64
+	ResetAfterMs int64
 }
 
 // GateCmd is a call of gate: done when returned by a client, queued when returned by a pipeline, where Result is valid after Exec.
@@ -88,7 +97,7 @@ func (c GateCmd) Result() (GateResult, error) {
 	if err != nil {
 		return zero, err
 	}
-	f, err := fields(gateScript, v, 2)
+	f, err := fields(gateScript, v, 4)
 	if err != nil {
 		return zero, err
 	}
@@ -96,7 +105,13 @@ func (c GateCmd) Result() (GateResult, error) {
 	if r.Allowed, err = asBool(gateScript, "allowed", f[0]); err != nil {
 		return zero, err
 	}
-	if r.RetryAfterMs, err = asInt(gateScript, "retry_after_ms", f[1]); err != nil {
+	if r.Remaining, err = asInt(gateScript, "remaining", f[1]); err != nil {
+		return zero, err
+	}
+	if r.RetryAfterMs, err = asInt(gateScript, "retry_after_ms", f[2]); err != nil {
+		return zero, err
+	}
+	if r.ResetAfterMs, err = asInt(gateScript, "reset_after_ms", f[3]); err != nil {
 		return zero, err
 	}
 	return r, nil

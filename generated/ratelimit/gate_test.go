@@ -44,7 +44,7 @@ func checkGate(t *testing.T, ctx context.Context, s *ratelimit.Scripts, c rateli
 	if err != nil {
 		t.Fatalf("first call: %v", err)
 	}
-	if !r.Allowed || r.RetryAfterMs != 0 {
+	if !r.Allowed || r.RetryAfterMs != -1 || r.ResetAfterMs != interval.Milliseconds() {
 		t.Fatalf("first call = %+v, want allowed with no wait", r)
 	}
 	r, err = s.Gate(ctx, c, keys, args)

@@ -5,7 +5,14 @@
 --! doc: caller and resource, e.g. "gate:{user42}:feeding".
 --! key: gate              the caller's gate; exists while the caller must wait
 --! arg: interval_ms int   how long a pass closes the gate, in milliseconds (> 0)
---! returns: allowed bool, retry_after_ms int
+--! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
+--
+-- The reply is the library's: allowed, remaining (0: a pass closes the
+-- gate), retry_after_ms (-1 when allowed, else when the gate reopens) and
+-- reset_after_ms (when the gate is open again either way).
+--
+-- Unlike the other limiters the gate takes no now_ms: its state is the key's
+-- TTL, which only the server's clock runs down.
 --
 -- Seed 004's version checks TTL > 0 and then SETs with PX. TTL is rounded to
 -- whole seconds, so in the last half second of a gate TTL reports 0 and a
@@ -19,7 +26,7 @@ if not interval or interval <= 0 or interval % 1 ~= 0 then
 end
 
 if redis.call('SET', KEYS[1], '1', 'NX', 'PX', interval) then
-  return {1, 0}
+  return {1, 0, -1, interval}
 end
 
 local wait = redis.call('PTTL', KEYS[1])
@@ -27,4 +34,4 @@ if wait < 0 then
   redis.call('PEXPIRE', KEYS[1], interval)
   wait = interval
 end
-return {0, wait}
+return {0, 0, wait, wait}

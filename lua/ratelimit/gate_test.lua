@@ -5,7 +5,7 @@ local gate = script('gate')
 local key = 'gate:{bob}:feeding'
 
 function test_first_call_passes_and_closes_the_gate()
-  t.eq(gate.call({key}, {200}), {1, 0})
+  t.eq(gate.call({key}, {200}), {1, 0, -1, 200})
   local ttl = redis.call('PTTL', key)
   t.ok(ttl > 0 and ttl <= 200, 'gate TTL is the interval, got ' .. ttl)
 end
@@ -14,7 +14,9 @@ function test_refused_while_the_gate_lives()
   gate.call({key}, {200})
   local r = gate.call({key}, {200})
   t.eq(r[1], 0)
-  t.ok(r[2] > 0 and r[2] <= 200, 'retry_after_ms within the interval, got ' .. r[2])
+  t.eq(r[2], 0)
+  t.ok(r[3] > 0 and r[3] <= 200, 'retry_after_ms within the interval, got ' .. r[3])
+  t.eq(r[4], r[3], 'the gate resets when it reopens')
 end
 
 function test_passes_again_after_the_interval()
@@ -22,7 +24,7 @@ function test_passes_again_after_the_interval()
   clock.advance(100)
   t.eq(gate.call({key}, {250})[1], 0)
   clock.advance(160)
-  t.eq(gate.call({key}, {250}), {1, 0})
+  t.eq(gate.call({key}, {250}), {1, 0, -1, 250})
 end
 
 function test_callers_are_independent()
@@ -34,7 +36,7 @@ end
 function test_gate_without_expiry_is_repaired()
   -- A gate key written without a TTL must not admit (or refuse) forever.
   redis.call('SET', key, '1')
-  t.eq(gate.call({key}, {200}), {0, 200})
+  t.eq(gate.call({key}, {200}), {0, 0, 200, 200})
   local ttl = redis.call('PTTL', key)
   t.ok(ttl > 0 and ttl <= 200, 'expiry restored, got ' .. ttl)
 end
@@ -51,6 +53,6 @@ function test_any_existing_key_is_a_closed_gate()
   -- SET NX looks at existence, not type: a key of another type under the
   -- gate's name closes the gate (and is given an expiry) rather than erroring.
   redis.call('HSET', key, 'f', 'v')
-  t.eq(gate.call({key}, {200}), {0, 200})
+  t.eq(gate.call({key}, {200}), {0, 0, 200, 200})
   t.eq(redis.call('TYPE', key), {ok = 'hash'})
 end
