@@ -12,7 +12,7 @@ var windowScript = &script{
 	fn:   "ratelimit_window",
 	name: "window",
 	ro:   false,
-	sha:  "d05789ce0ac0f4d375e7fbc80412454463e67bb7",
+	sha:  "e42de98844521cde5d02a84e784eba877fca6f3e",
 	src: `--! name: window
 --! doc: Sliding and fixed windows (seed 001, part 2): several limits at once,
 --! doc: each [duration_ms, limit, precision_ms?]. A limit with a precision
@@ -141,8 +141,9 @@ for _, l in ipairs(limits) do
   l.block = math.floor(now / l.precision)
   l.trim = l.block - l.blocks + 1
   for j, key in ipairs(KEYS) do
-    local oldest = tonumber(redis.call('HGET', key, l.prefix .. 'o')) or l.trim
-    local cur = tonumber(redis.call('HGET', key, l.prefix)) or 0
+    local state = redis.call('HMGET', key, l.prefix .. 'o', l.prefix)
+    local oldest = tonumber(state[1]) or l.trim
+    local cur = tonumber(state[2]) or 0
     if oldest < l.trim then
       -- Sub-buckets only exist from the mark to one window past it.
       local stale = buckets(j, l, oldest, math.min(l.trim, oldest + l.blocks) - 1)

@@ -304,7 +304,14 @@ local function ratelimit_gate(KEYS, ARGV)
 --! doc: caller and resource, e.g. "gate:{user42}:feeding".
 --! key: gate              the caller's gate; exists while the caller must wait
 --! arg: interval_ms int   how long a pass closes the gate, in milliseconds (> 0)
---! returns: allowed bool, retry_after_ms int
+--! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
+--
+-- The reply is the library's: allowed, remaining (0: a pass closes the
+-- gate), retry_after_ms (-1 when allowed, else when the gate reopens) and
+-- reset_after_ms (when the gate is open again either way).
+--
+-- Unlike the other limiters the gate takes no now_ms: its state is the key's
+-- TTL, which only the server's clock runs down.
 --
 -- Seed 004's version checks TTL > 0 and then SETs with PX. TTL is rounded to
 -- whole seconds, so in the last half second of a gate TTL reports 0 and a
@@ -318,7 +325,7 @@ if not interval or interval <= 0 or interval % 1 ~= 0 then
 end
 
 if redis.call('SET', KEYS[1], '1', 'NX', 'PX', interval) then
-  return {1, 0}
+  return {1, 0, -1, interval}
 end
 
 local wait = redis.call('PTTL', KEYS[1])
@@ -326,7 +333,7 @@ if wait < 0 then
   redis.call('PEXPIRE', KEYS[1], interval)
   wait = interval
 end
-return {0, wait}
+return {0, 0, wait, wait}
 end
 redis.register_function{function_name='ratelimit_gate', callback=ratelimit_gate, flags={}}
 
@@ -808,8 +815,9 @@ for _, l in ipairs(limits) do
   l.block = math.floor(now / l.precision)
   l.trim = l.block - l.blocks + 1
   for j, key in ipairs(KEYS) do
-    local oldest = tonumber(redis.call('HGET', key, l.prefix .. 'o')) or l.trim
-    local cur = tonumber(redis.call('HGET', key, l.prefix)) or 0
+    local state = redis.call('HMGET', key, l.prefix .. 'o', l.prefix)
+    local oldest = tonumber(state[1]) or l.trim
+    local cur = tonumber(state[2]) or 0
     if oldest < l.trim then
       -- Sub-buckets only exist from the mark to one window past it.
       local stale = buckets(j, l, oldest, math.min(l.trim, oldest + l.blocks) - 1)
@@ -879,4 +887,4 @@ return {1, remaining, -1, reset}
 end
 redis.register_function{function_name='ratelimit_window', callback=ratelimit_window, flags={}}
 
-redis.register_function{function_name='ratelimit_version', callback=function() return 'bbd9231daa4754c2143ab241a733a8cbdbf98c42' end, flags={'no-writes', 'allow-stale'}}
+redis.register_function{function_name='ratelimit_version', callback=function() return '1026a4be1db05d2d61679909d073923bde454204' end, flags={'no-writes', 'allow-stale'}}

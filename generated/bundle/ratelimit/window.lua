@@ -126,8 +126,9 @@ for _, l in ipairs(limits) do
   l.block = math.floor(now / l.precision)
   l.trim = l.block - l.blocks + 1
   for j, key in ipairs(KEYS) do
-    local oldest = tonumber(redis.call('HGET', key, l.prefix .. 'o')) or l.trim
-    local cur = tonumber(redis.call('HGET', key, l.prefix)) or 0
+    local state = redis.call('HMGET', key, l.prefix .. 'o', l.prefix)
+    local oldest = tonumber(state[1]) or l.trim
+    local cur = tonumber(state[2]) or 0
     if oldest < l.trim then
       -- Sub-buckets only exist from the mark to one window past it.
       local stale = buckets(j, l, oldest, math.min(l.trim, oldest + l.blocks) - 1)
