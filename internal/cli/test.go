@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "test", summary: "run *_test.lua script tests", usage: `usage: scriptgen test [-v] [-run REGEXP] [-redis URL] [PATH...]
+	register(&command{name: "test", summary: "run *_test.lua script tests", usage: `usage: scriptgen test [-v] [-json] [-run REGEXP] [-redis URL] [PATH...]
 
 Test runs the *_test.lua files under PATH (files or directories, walked
 recursively; default ".") in the style of go test: one line per file, the
@@ -39,6 +39,7 @@ func runTest(e *env, args []string) int {
 	fs := e.flags(lookup("test"))
 	verbose := fs.Bool("v", false, "print every test, passing or not, and t.log output")
 	run := fs.String("run", "", "run only the tests whose name matches `regexp`")
+	asJSON := fs.Bool("json", false, "print go test -json's event stream (for editors and CI)")
 	redisURL := fs.String("redis", "", "run on the real Redis at `URL` (redis://[user:pass@]host:port[/db]) instead of the embedded engine")
 	if code, ok := parse(fs, args); !ok {
 		return code
@@ -47,7 +48,7 @@ func runTest(e *env, args []string) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	opts := luatest.Options{Verbose: *verbose, RedisURL: *redisURL, Out: e.stdout}
+	opts := luatest.Options{Verbose: *verbose, JSON: *asJSON, RedisURL: *redisURL, Out: e.stdout}
 	if *run != "" {
 		re, err := regexp.Compile(*run)
 		if err != nil {

@@ -26,6 +26,7 @@ const MaxSleep = 10 * time.Second
 type Options struct {
 	Run      *regexp.Regexp // test names to run; nil runs all
 	Verbose  bool
+	JSON     bool   // go test -json's event stream instead of text
 	RedisURL string // empty: the embedded engine
 	Out      io.Writer
 }
@@ -70,6 +71,7 @@ type fileRun struct {
 	tgt     target
 	scripts map[string]*script.Script
 	slept   time.Duration
+	rep     *reporter
 
 	// per test
 	failures []string
@@ -84,14 +86,17 @@ func runFile(path string, opts Options, res *Result) error {
 		return err
 	}
 	defer tgt.close()
-	fr := &fileRun{opts: opts, path: path, tgt: tgt, scripts: map[string]*script.Script{}}
+	rep := &reporter{w: opts.Out, json: opts.JSON, pkg: path}
+	fr := &fileRun{opts: opts, path: path, tgt: tgt, scripts: map[string]*script.Script{}, rep: rep}
 
+	rep.action("start", "", 0)
 	ok := fr.run(res)
-	status := "ok  "
+	status, action := "ok  ", "pass"
 	if !ok {
-		status = "FAIL"
+		status, action = "FAIL", "fail"
 	}
-	fmt.Fprintf(opts.Out, "%s\t%s\t%.3fs\n", status, path, time.Since(start).Seconds())
+	rep.output("", fmt.Sprintf("%s\t%s\t%.3fs\n", status, path, time.Since(start).Seconds()))
+	rep.action(action, "", time.Since(start))
 	return nil
 }
 
@@ -103,7 +108,7 @@ func (fr *fileRun) run(res *Result) bool {
 		err = errs
 	}
 	if err != nil {
-		fmt.Fprintf(fr.opts.Out, "--- FAIL: %s [setup]\n%s\n", filepath.Base(fr.path), indent(err.Error()))
+		fr.rep.output("", fmt.Sprintf("--- FAIL: %s [setup]\n%s\n", filepath.Base(fr.path), indent(err.Error())))
 		res.Failed++
 		return false
 	}
@@ -117,7 +122,7 @@ func (fr *fileRun) run(res *Result) bool {
 	defer L.Close()
 	fr.install(L)
 	if err := L.DoFile(fr.path); err != nil {
-		fmt.Fprintf(fr.opts.Out, "--- FAIL: %s [load]\n%s\n", filepath.Base(fr.path), indent(err.Error()))
+		fr.rep.output("", fmt.Sprintf("--- FAIL: %s [load]\n%s\n", filepath.Base(fr.path), indent(err.Error())))
 		res.Failed++
 		return false
 	}
@@ -136,7 +141,7 @@ func (fr *fileRun) run(res *Result) bool {
 	})
 	sort.Slice(tests, func(i, j int) bool { return tests[i].fn.Proto.LineDefined < tests[j].fn.Proto.LineDefined })
 	if len(tests) == 0 {
-		fmt.Fprintf(fr.opts.Out, "%s: no test_* functions\n", fr.path)
+		fr.rep.output("", fmt.Sprintf("%s: no test_* functions\n", fr.path))
 	}
 
 	allOK := true
@@ -158,8 +163,9 @@ func (fr *fileRun) run(res *Result) bool {
 func (fr *fileRun) runTest(L *lua.LState, name string, fn *lua.LFunction) bool {
 	fr.failures, fr.logs = nil, nil
 	start := time.Now()
-	if fr.opts.Verbose {
-		fmt.Fprintf(fr.opts.Out, "=== RUN   %s\n", name)
+	fr.rep.action("run", name, 0)
+	if fr.opts.Verbose || fr.opts.JSON {
+		fr.rep.output(name, fmt.Sprintf("=== RUN   %s\n", name))
 	}
 	if err := fr.tgt.reset(); err != nil {
 		fr.failures = append(fr.failures, "reset: "+err.Error())
@@ -180,12 +186,13 @@ func (fr *fileRun) runTest(L *lua.LState, name string, fn *lua.LFunction) bool {
 	if !ok {
 		word = "FAIL"
 	}
-	if fr.opts.Verbose || !ok {
-		fmt.Fprintf(fr.opts.Out, "--- %s: %s (%.2fs)\n", word, name, time.Since(start).Seconds())
+	if fr.opts.Verbose || fr.opts.JSON || !ok {
+		fr.rep.output(name, fmt.Sprintf("--- %s: %s (%.2fs)\n", word, name, time.Since(start).Seconds()))
 		for _, m := range append(fr.logs, fr.failures...) {
-			fmt.Fprintln(fr.opts.Out, indent(m))
+			fr.rep.output(name, indent(m)+"\n")
 		}
 	}
+	fr.rep.action(strings.ToLower(word), name, time.Since(start))
 	return ok
 }
 

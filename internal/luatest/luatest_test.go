@@ -2,6 +2,7 @@ package luatest
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -102,5 +103,37 @@ func write(t *testing.T, dir, name, body string) {
 	t.Helper()
 	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// -json speaks go test -json's event stream.
+func TestJSONEvents(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "counter.lua", "--! key: k\n--! returns: int\nreturn redis.call('INCR', KEYS[1])\n")
+	write(t, dir, "counter_test.lua", failing)
+	var out bytes.Buffer
+	path := filepath.Join(dir, "counter_test.lua")
+	if _, err := Run([]string{path}, Options{Out: &out, JSON: true, Run: regexp.MustCompile("^test_(pass|eq)$")}); err != nil {
+		t.Fatal(err)
+	}
+	var actions []string
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var e event
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("line %q: %v", line, err)
+		}
+		if e.Package != path {
+			t.Errorf("package %q, want %q", e.Package, path)
+		}
+		if e.Action != "output" {
+			actions = append(actions, e.Action+":"+e.Test)
+		}
+		if e.Action == "output" && e.Test == "test_eq" && strings.Contains(e.Output, "nested: got") && !strings.HasSuffix(e.Output, "\n") {
+			t.Errorf("output event not a whole line: %q", e.Output)
+		}
+	}
+	want := "start: run:test_pass pass:test_pass run:test_eq fail:test_eq fail:"
+	if got := strings.Join(actions, " "); got != want {
+		t.Errorf("actions %q, want %q", got, want)
 	}
 }
