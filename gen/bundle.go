@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/script"
+	"github.com/scriptgen/scriptgen/transactional/prelude"
 )
 
 // GeneratedLua is the first comment line of every generated Lua file that is
@@ -169,46 +170,38 @@ func Bundle(scripts []*script.Script) (map[string][]byte, error) {
 
 // EvalSource is the text EVAL runs for s: the `#!lua flags=` shebang when s
 // has Redis flags, the helpers it includes, then its source with the header
-// kept as comments.
+// kept as comments. A transactional script has its helpers and source
+// wrapped in the rollback prelude together, so that writes made by helpers
+// are journaled too.
 func (l *Library) EvalSource(s *script.Script) (string, error) {
 	var b strings.Builder
 	if flags := s.RedisFlags(); len(flags) > 0 {
 		b.WriteString("#!lua flags=" + strings.Join(flags, ",") + "\n")
 	}
-	body, err := l.body(s)
-	if err != nil {
-		return "", err
-	}
+	var code strings.Builder
 	for _, inc := range s.Include {
-		b.WriteString("-- include: " + inc + "\n")
-		b.WriteString(l.Helpers[inc])
+		code.WriteString("-- include: " + inc + "\n")
+		code.WriteString(l.Helpers[inc])
 	}
-	b.WriteString(body)
+	code.WriteString(l.body(s))
+	if s.Has(script.Transactional) {
+		b.WriteString(prelude.Wrap(code.String()))
+	} else {
+		b.WriteString(code.String())
+	}
 	return b.String(), nil
 }
 
-// body is the script's own Lua, transactional prelude applied, without the
-// shebang line (the bundler writes its own, sorted).
-func (l *Library) body(s *script.Script) (string, error) {
+// body is the script's own Lua without the shebang line (the bundler writes
+// its own, sorted).
+func (l *Library) body(s *script.Script) string {
 	body := s.Body
 	if s.Shebang != "" {
 		body = strings.TrimPrefix(body, "\n")
 		body = strings.TrimPrefix(body, "\r\n")
 	}
-	body = withNewline(body)
-	if s.Has(script.Transactional) {
-		if Transactional == nil {
-			return "", fmt.Errorf("%s: flag transactional: no rollback prelude is linked into this build", s.Path)
-		}
-		return Transactional(body)
-	}
-	return body, nil
+	return withNewline(body)
 }
-
-// Transactional wraps a script body in the pure-Lua rollback prelude (see
-// package transactional). It is a variable so that gen does not import the
-// runner; the CLI sets it.
-var Transactional func(body string) (string, error)
 
 // FunctionName is the name s is registered under in its library. Function
 // names share one namespace across libraries in Redis, hence the prefix.
@@ -250,7 +243,6 @@ func (l *Library) version(code string) string {
 
 func (l *Library) libraryCode() (string, error) {
 	var b strings.Builder
-	b.WriteString(GeneratedLua + "\n")
 	var incs []string
 	for inc := range l.Helpers {
 		incs = append(incs, inc)
@@ -260,10 +252,12 @@ func (l *Library) libraryCode() (string, error) {
 		b.WriteString("\n-- include: " + inc + "\n")
 		b.WriteString(l.Helpers[inc])
 	}
+	transactional := false
 	for _, s := range l.Scripts {
-		body, err := l.body(s)
-		if err != nil {
-			return "", err
+		body := l.body(s)
+		if s.Has(script.Transactional) {
+			transactional = true
+			body = prelude.Run(body)
 		}
 		fn := l.FunctionName(s)
 		fmt.Fprintf(&b, "\n-- %s\nlocal function %s(KEYS, ARGV)\n%send\n", s.Name, fn, body)
@@ -273,7 +267,13 @@ func (l *Library) libraryCode() (string, error) {
 		}
 		fmt.Fprintf(&b, "redis.register_function{function_name='%s', callback=%s, flags={%s}}\n", fn, fn, strings.Join(flags, ", "))
 	}
-	return b.String(), nil
+	code := b.String()
+	if transactional {
+		// Declared before the helpers, so that their redis.call is the
+		// journaling one too.
+		code = prelude.Declare(code) + code
+	}
+	return GeneratedLua + "\n" + code, nil
 }
 
 // SHA1 is the hex SHA-1 Redis computes for an EVAL source.

@@ -22,10 +22,13 @@
 // library a helper runs once at load time, outside any call, so it may only
 // define functions and constants; KEYS and ARGV reach it as parameters.
 //
-// A script flagged transactional has its body wrapped by the rollback prelude
-// through the Transactional variable, which the CLI sets from package
-// transactional; without it such a script is an error rather than a bundle
-// that silently lacks its all-or-nothing guarantee.
+// A script flagged transactional is wrapped in the rollback prelude of
+// package transactional/prelude: its EVAL file as a whole (helpers
+// included), and in a library the prelude is declared once before the
+// helpers and each transactional function's body runs under it. Functions
+// without the flag in such a library reach Redis through the prelude's
+// pass-through, which only changes the line Redis names in the suffix of
+// their errors.
 //
 // Go wrappers are documented on Go (optional args, file layout). The Go
 // package for one directory is the hand-written runtime (package

@@ -1,3 +1,0 @@
---! key: k
---! flags: transactional
-redis.call('SET', KEYS[1], 1)

@@ -1,0 +1,159 @@
+package prelude
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/internal/redistest"
+)
+
+// limiterCalls are the library's limiters with arguments that keep them on
+// their writing path (allowed requests), the path the prelude journals.
+var limiterCalls = []struct {
+	name string
+	keys []string
+	args func(i int) []any
+}{
+	{"token_bucket", []string{"{b}k"}, func(int) []any { return []any{1 << 40, 1000, 1000, 1} }},
+	{"gcra", []string{"{b}k"}, func(int) []any { return []any{1 << 30, 1 << 30, 1000, 1} }},
+	{"cl_throttle", []string{"{b}k"}, func(int) []any { return []any{1 << 30, 1 << 30, 1, 1} }},
+	{"credits", []string{"{b}k"}, func(int) []any { return []any{1 << 40, 60000, 1} }},
+	{"concurrency", []string{"{b}k"}, func(i int) []any { return []any{1 << 30, "r" + strconv.Itoa(i%1000), 60000} }},
+	{"window", []string{"{b}k"}, func(int) []any { return []any{"[[60000, 1000000000]]", 1} }},
+	{"log", []string{"{b}k"}, func(int) []any { return []any{"[[1000, 1000000000]]", 1} }},
+	{"gate", []string{"{b}k"}, func(int) []any { return []any{1} }},
+	{"queue", []string{"{b}k"}, func(int) []any { return []any{1 << 30, "f", "v"} }},
+}
+
+// BenchmarkServerTime measures what the prelude costs Redis: one
+// redis-server runs each limiter as is, a second one runs it wrapped,
+// calls alternate between them, and INFO commandstats of each gives the
+// server's own usec_per_call for EVALSHA (and FCALL for the library form),
+// the best of rounds of 100 calls.
+// Client round trips do not count, which is what a shared Redis cares
+// about. Reported per limiter: plain-us, wrapped-us and their ratio.
+func BenchmarkServerTime(b *testing.B) {
+	ctx := context.Background()
+	plainSrv, wrappedSrv := redistest.Start(b), redistest.Start(b)
+	plain, wrapped := plainSrv.Client(b), wrappedSrv.Client(b)
+	for _, lc := range limiterCalls {
+		src, err := os.ReadFile(filepath.Join("..", "..", "lua", "ratelimit", lc.name+".lua"))
+		if os.IsNotExist(err) {
+			continue // the library is still being written
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		body := string(src)
+		for _, mode := range []string{"evalsha", "fcall"} {
+			b.Run(lc.name+"/"+mode, func(b *testing.B) {
+				callPlain := load(b, ctx, plain, mode, body, false)
+				callWrapped := load(b, ctx, wrapped, mode, body, true)
+				// The machine is shared: a round that was preempted only
+				// looks slower, so each server's best round of 100 calls
+				// is its cost.
+				p, w := math.Inf(1), math.Inf(1)
+				reset := func() {
+					for _, c := range []*redis.Client{plain, wrapped} {
+						c.ConfigResetStat(ctx)
+					}
+				}
+				plain.FlushAll(ctx)
+				wrapped.FlushAll(ctx)
+				reset()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					a := lc.args(i)
+					if err := callPlain(lc.keys, a); err != nil {
+						b.Fatalf("plain: %v", err)
+					}
+					if err := callWrapped(lc.keys, a); err != nil {
+						b.Fatalf("wrapped: %v", err)
+					}
+					if i%100 == 99 || i == b.N-1 {
+						b.StopTimer()
+						p = math.Min(p, usecPerCall(b, ctx, plain, mode))
+						w = math.Min(w, usecPerCall(b, ctx, wrapped, mode))
+						reset()
+						b.StartTimer()
+					}
+				}
+				b.StopTimer()
+				b.ReportMetric(p, "plain-us")
+				b.ReportMetric(w, "wrapped-us")
+				b.ReportMetric(w/p, "ratio")
+			})
+		}
+	}
+}
+
+// load installs body on c, as a script or as a one-function library, and
+// returns the call. Error replies count as calls: the limiters answer with
+// them on purpose, and both servers get the same.
+func load(b *testing.B, ctx context.Context, c *redis.Client, mode, body string, wrap bool) func(keys []string, args []any) error {
+	b.Helper()
+	isReply := func(err error) error {
+		if _, ok := err.(redis.Error); ok {
+			return nil
+		}
+		return err
+	}
+	if mode == "evalsha" {
+		src := body
+		if wrap {
+			src = Wrap(body)
+		}
+		sha, err := c.ScriptLoad(ctx, src).Result()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return func(keys []string, args []any) error {
+			return isReply(c.EvalSha(ctx, sha, keys, args...).Err())
+		}
+	}
+	fnBody := body
+	if wrap {
+		fnBody = Run(body)
+	}
+	code := "local function f(KEYS, ARGV)\n" + fnBody + "end\nredis.register_function('f', f)\n"
+	if wrap {
+		code = Declare(code) + code
+	}
+	if err := c.FunctionLoadReplace(ctx, "#!lua name=bench\n"+code).Err(); err != nil {
+		b.Fatal(err)
+	}
+	return func(keys []string, args []any) error {
+		return isReply(c.FCall(ctx, "f", keys, args...).Err())
+	}
+}
+
+func usecPerCall(b *testing.B, ctx context.Context, c *redis.Client, mode string) float64 {
+	b.Helper()
+	info, err := c.Info(ctx, "commandstats").Result()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, line := range strings.Split(info, "\n") {
+		if !strings.HasPrefix(line, "cmdstat_"+mode+":") {
+			continue
+		}
+		for _, f := range strings.Split(strings.TrimSpace(line), ",") {
+			if v, ok := strings.CutPrefix(f, "usec_per_call="); ok {
+				x, err := strconv.ParseFloat(v, 64)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return x
+			}
+		}
+	}
+	b.Fatalf("no cmdstat_%s in INFO commandstats", mode)
+	return 0
+}

@@ -1,0 +1,254 @@
+package prelude
+
+import (
+	_ "embed"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/scriptgen/scriptgen/internal/commands"
+)
+
+//go:embed prelude.lua
+var runtime string
+
+// Names of the two locals the prelude declares. The body sees the first as
+// `redis`, so its redis.call and redis.pcall are the journaling ones.
+const runName = "__scriptgen_run"
+
+// Wrap returns src, a complete EVAL body (helpers included), wrapped in the
+// rollback prelude. The prelude and the opening of the wrapper share the
+// first line with src's first line, so that every line of src keeps its
+// number in Lua's error messages.
+func Wrap(src string) string {
+	return declare(src, evalProxy) + " " + runPrefix + withNewline(src) + runSuffix
+}
+
+// Declare returns the line that a Functions library puts before its helpers
+// when any of its functions is transactional: it declares the journaling
+// `redis` once per library load, so that a call costs no set-up and helpers
+// called from a transactional function are journaled too. code is the
+// library's Lua, scanned for the commands it names.
+func Declare(code string) string {
+	return declare(code, libraryProxy) + "\n"
+}
+
+func declare(code, proxy string) string {
+	lua, w, r := render(code)
+	lua = oneLine(lua) // first: the comments mention the placeholders
+	lua = strings.Replace(lua, "__W__", w, 1)
+	lua = strings.Replace(lua, "__R__", r, 1)
+	lua = strings.Replace(lua, "__PROXY__", proxy, 1)
+	return "local redis, " + runName + " = (function() " + lua + " end)()"
+}
+
+// evalProxy is the table an EVAL script sees as redis: everything but call
+// and pcall is Redis's own, through __index.
+const evalProxy = "local proxy = setmetatable({call = proxied_call, pcall = proxied_pcall}, {__index = redis})"
+
+// libraryProxy is the same for a library, where setmetatable does not
+// exist while FUNCTION LOAD runs the code and the redis table of that time
+// is not the one functions see when called: each function of Redis's redis
+// table is forwarded by name to the redis of the moment, and the constants
+// are copied (REPL_* are not readable at load time; their values are
+// Redis's PROPAGATE_* flags).
+var libraryProxy = func() string {
+	var b strings.Builder
+	b.WriteString("local proxy = {call = proxied_call, pcall = proxied_pcall, " +
+		"LOG_DEBUG = redis.LOG_DEBUG, LOG_VERBOSE = redis.LOG_VERBOSE, LOG_NOTICE = redis.LOG_NOTICE, LOG_WARNING = redis.LOG_WARNING, " +
+		"REDIS_VERSION = redis.REDIS_VERSION, REDIS_VERSION_NUM = redis.REDIS_VERSION_NUM, " +
+		"REPL_NONE = 0, REPL_AOF = 1, REPL_SLAVE = 2, REPL_REPLICA = 2, REPL_ALL = 3}")
+	for _, fn := range []string{"acl_check_cmd", "breakpoint", "debug", "error_reply", "log", "register_function",
+		"replicate_commands", "set_repl", "setresp", "sha1hex", "status_reply"} {
+		fmt.Fprintf(&b, " proxy.%s = function(...) return redis.%s(...) end", fn, fn)
+	}
+	return b.String()
+}()
+
+// Run wraps the body of one function of a library that starts with Declare:
+// the body runs under the journal, and is rolled back if it raises.
+func Run(body string) string {
+	return runPrefix + withNewline(body) + runSuffix
+}
+
+const (
+	runPrefix = "return " + runName + "(function(...) "
+	runSuffix = "end)\n"
+)
+
+// oneLine drops comment lines and joins the rest with spaces: the runtime
+// is written for that (see prelude.lua).
+func oneLine(lua string) string {
+	var parts []string
+	for _, l := range strings.Split(lua, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "--") {
+			continue
+		}
+		parts = append(parts, l)
+	}
+	return strings.Join(parts, " ")
+}
+
+// refused are writes whose effect reaches beyond the keys of the current
+// database (or all of it): a per-key journal cannot undo them, so a
+// transactional run raises before executing them.
+var refused = map[string]bool{"flushall": true, "flushdb": true, "swapdb": true, "move": true, "select": true}
+
+// section is a handler of prelude.lua and the commands it serves.
+type section struct {
+	fn       string
+	reader   bool
+	commands []string // lower case
+	lines    []string
+}
+
+var core, sections = parseRuntime(runtime)
+
+// parseRuntime splits prelude.lua into the lines always kept and the
+// handler sections.
+func parseRuntime(lua string) ([]string, []*section) {
+	var core []string
+	var secs []*section
+	var cur *section
+	for _, l := range strings.Split(lua, "\n") {
+		if rest, ok := strings.CutPrefix(l, "--@ "); ok {
+			f := strings.Fields(rest)
+			switch {
+			case f[0] == "end":
+				cur = nil
+			case f[0] == "reader":
+				cur = &section{fn: f[1], reader: true, commands: lowerAll(f[2:])}
+				secs = append(secs, cur)
+				core = append(core, "__SECTION__")
+			default:
+				cur = &section{fn: f[0], commands: lowerAll(f[1:])}
+				secs = append(secs, cur)
+				core = append(core, "__SECTION__")
+			}
+			continue
+		}
+		if cur != nil {
+			cur.lines = append(cur.lines, l)
+		} else {
+			core = append(core, l)
+		}
+	}
+	return core, secs
+}
+
+func lowerAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strings.ToLower(s)
+	}
+	return out
+}
+
+// render is prelude.lua for code: the handlers of the commands code names
+// in string literals, and the tables W and R for them. Commands named only
+// at run time (redis.call(cmd, ...)) are looked up with COMMAND INFO on
+// first use and journaled by snapshot.
+func render(code string) (lua, w, r string) {
+	spellings := map[string][]string{} // lower-case name → spellings in code
+	for _, lit := range literals(code) {
+		if lit == "" || strings.ContainsAny(lit, "|\\ ") || commands.Lookup(lit) == nil {
+			continue
+		}
+		l := strings.ToLower(lit)
+		if !slices.Contains(spellings[l], lit) {
+			spellings[l] = append(spellings[l], lit)
+		}
+		if !slices.Contains(spellings[l], l) {
+			spellings[l] = append(spellings[l], l)
+		}
+	}
+	ws, rs := map[string]string{}, map[string]string{}
+	for name, spelled := range spellings {
+		e := entry(commands.Lookup(name))
+		for _, sec := range sections {
+			if slices.Contains(sec.commands, name) {
+				if sec.reader {
+					e = "'r'"
+					for _, s := range spelled {
+						rs[s] = sec.fn
+					}
+				} else {
+					e = sec.fn
+				}
+			}
+		}
+		for _, s := range spelled {
+			ws[s] = e
+		}
+	}
+	var out []string
+	i := 0
+	for _, l := range core {
+		if l != "__SECTION__" {
+			out = append(out, l)
+			continue
+		}
+		sec := sections[i]
+		i++
+		for _, c := range sec.commands {
+			if _, ok := spellings[c]; ok {
+				out = append(out, sec.lines...)
+				break
+			}
+		}
+	}
+	return strings.Join(out, "\n"), luaTable(ws), luaTable(rs)
+}
+
+func luaTable(m map[string]string) string {
+	names := make([]string, 0, len(m))
+	for name := range m {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("{")
+	for i, name := range names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "[%q] = %s", name, m[name])
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+// entry is the write table's value for c (see prelude.lua).
+func entry(c *commands.Command) string {
+	switch {
+	case refused[c.Name]:
+		return "'x'"
+	case c.Name == "copy":
+		return "'c'"
+	case c.Container:
+		for _, sub := range commands.All() {
+			if strings.HasPrefix(sub.Name, c.Name+"|") && sub.Flags.Has(commands.Write) {
+				return "'g'"
+			}
+		}
+		return "false"
+	case !c.Flags.Has(commands.Write) || c.Flags.Has(commands.NoScript):
+		return "false"
+	case c.Flags.Has(commands.MovableKeys):
+		return "'g'"
+	case c.FirstKey == 0:
+		return "false"
+	case c.FirstKey == 1 && c.LastKey == 1:
+		return "1"
+	}
+	return fmt.Sprintf("{%d, %d, %d}", c.FirstKey, c.LastKey, c.Step)
+}
+
+func withNewline(s string) string {
+	if s != "" && !strings.HasSuffix(s, "\n") {
+		return s + "\n"
+	}
+	return s
+}

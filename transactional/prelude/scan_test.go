@@ -1,0 +1,39 @@
+package prelude
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestLiterals(t *testing.T) {
+	src := `-- 'not' "this"
+--[==[ 'nor' ]] "this" ]==]
+local a = 'HSET' .. "x\"y" .. [[long]] .. [=[l]]ong]=]
+redis.call('zadd') -- 'tail'`
+	want := []string{"HSET", `x\"y`, "long", "l]]ong", "zadd"}
+	if got := literals(src); !reflect.DeepEqual(got, want) {
+		t.Fatalf("literals = %q, want %q", got, want)
+	}
+}
+
+// TestRenderKeepsWhatIsNamed: a script pays only for the handlers of the
+// commands it names, and every spelling it uses is in the write table.
+func TestRenderKeepsWhatIsNamed(t *testing.T) {
+	lua, w, r := render("redis.call('hset', KEYS[1], 'a', 1) return redis.call('GET', KEYS[2])")
+	if !strings.Contains(lua, "function h_fields") || strings.Contains(lua, "function h_zset") {
+		t.Errorf("handlers rendered:\n%s", lua)
+	}
+	if w != `{["GET"] = 'r', ["get"] = 'r', ["hset"] = h_fields}` {
+		t.Errorf("W = %s", w)
+	}
+	if r != `{["GET"] = r_get, ["get"] = r_get}` {
+		t.Errorf("R = %s", r)
+	}
+	_, w, _ = render("redis.call('FLUSHALL') redis.call('ZUNIONSTORE', 'd', 1, 's') redis.call('MSET', 'a', 1) redis.call('TIME')")
+	for _, e := range []string{`["FLUSHALL"] = 'x'`, `["ZUNIONSTORE"] = 'g'`, `["MSET"] = {1, -1, 2}`, `["TIME"] = false`} {
+		if !strings.Contains(w, e) {
+			t.Errorf("W lacks %s: %s", e, w)
+		}
+	}
+}
