@@ -1,0 +1,3 @@
+package crc
+
+//go:generate go run ./internal/gentables
