@@ -1,0 +1,114 @@
+package transactional
+
+import (
+	"math"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// Errors Redis's scriptCall raises before a command runs.
+const (
+	luaErrWrongArity = "Wrong number of args calling Redis command from script"
+	luaErrXreadBlock = "xread command is not allowed with BLOCK option from scripts"
+)
+
+// call implements redis.call (raise=true) and redis.pcall: the checks of
+// Redis 7's scriptCall, in its order, then a nested dispatch into miniredis.
+func (s *sandbox) call(L *lua.LState, raise bool) int {
+	fail := func(msg string) int {
+		t := errorTable(L, msg)
+		if raise {
+			L.Error(t, 0)
+			return 0
+		}
+		L.Push(t)
+		return 1
+	}
+	r := s.run
+	if r == nil {
+		// Only during FUNCTION LOAD: the library body may not touch data.
+		L.RaiseError("%s", "attempt to call field 'call' (a nil value)")
+		return 0
+	}
+	n := L.GetTop()
+	if n == 0 {
+		return fail(luaErrNoArgs)
+	}
+	args := make([]string, n)
+	for i := 1; i <= n; i++ {
+		switch v := L.Get(i).(type) {
+		case lua.LString:
+			args[i-1] = string(v)
+		case lua.LNumber:
+			args[i-1] = formatCallNumber(float64(v))
+		default:
+			return fail(luaErrArgType)
+		}
+	}
+	info, known := lookupCommand(args)
+	if !known {
+		return fail(luaErrUnknownCommand)
+	}
+	if !info.arityOK(n) {
+		return fail(luaErrWrongArity)
+	}
+	if info.flags&flagNoScript != 0 {
+		return fail(luaErrNotAllowed)
+	}
+	name := strings.ToLower(args[0])
+	if (name == "xread" || name == "xreadgroup") && hasBlockOption(args) {
+		// Redis's own text has no ERR code; luaPushError adds it.
+		return fail(strings.Replace(luaErrXreadBlock, "xread", args[0], 1))
+	}
+	if info.flags&flagWrite != 0 {
+		if r.readOnly {
+			return fail("-" + msgWriteFromReadOnly)
+		}
+		r.wrote.Store(true)
+	}
+	raw := s.e.dispatchInner(args, r.resp3)
+	reply, _, err := parseReply(raw)
+	if err != nil {
+		return fail("ERR " + err.Error())
+	}
+	if e, ok := reply.(*Error); ok {
+		t := replyToLua(L, e, r.resp3)
+		if raise {
+			L.Error(t, 0)
+			return 0
+		}
+		L.Push(t)
+		return 1
+	}
+	L.Push(replyToLua(L, reply, r.resp3))
+	return 1
+}
+
+func hasBlockOption(args []string) bool {
+	for _, a := range args[1:] {
+		switch strings.ToLower(a) {
+		case "block":
+			return true
+		case "streams":
+			return false
+		}
+	}
+	return false
+}
+
+// formatCallNumber is how redis.call turns a Lua number into an argument:
+// C's "%.17g", whose NaN keeps its sign ("-nan" for 0/0 on x86-64).
+func formatCallNumber(f float64) string {
+	switch {
+	case math.IsNaN(f) && math.Signbit(f):
+		return "-nan"
+	case math.IsNaN(f):
+		return "nan"
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	}
+	return cFormatG(f, 17)
+}

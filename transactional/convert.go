@@ -1,0 +1,175 @@
+package transactional
+
+import (
+	"math"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// maxReplyDepth bounds the Lua→RESP conversion, so a table that contains
+// itself ends in an error instead of unbounded recursion, at the depth where
+// Redis's lua_checkstack gives up (LUAI_MAXCSTACK).
+const maxReplyDepth = 7994
+
+// toRedisInt is Redis's (long long) cast of a Lua number: truncation towards
+// zero, and on x86-64 the "integer indefinite" value for anything out of
+// range or NaN. Go leaves that case implementation-defined, so spell it out.
+func toRedisInt(f float64) int64 {
+	if math.IsNaN(f) || f >= 9223372036854775807.0 || f < -9223372036854775808.0 {
+		return math.MinInt64
+	}
+	return int64(f)
+}
+
+// writeLuaReply converts a script's return value to a RESP reply, exactly as
+// Redis 7's luaReplyToRedisReply: numbers truncate to integers, false is
+// null (or a RESP3 false after redis.setresp(3)), tables with err/ok are
+// error/status replies, tables with map/set/double/big_number/
+// verbatim_string are the RESP3 types, and other tables are arrays that stop
+// at the first nil.
+func writeLuaReply(w *respWriter, v lua.LValue, resp3 bool, depth int) {
+	if depth > maxReplyDepth {
+		w.errorReply("ERR reached lua stack limit")
+		return
+	}
+	switch v := v.(type) {
+	case lua.LString:
+		w.bulk(string(v))
+	case lua.LBool:
+		if resp3 {
+			w.boolean(bool(v))
+		} else if v {
+			w.integer(1)
+		} else {
+			w.null()
+		}
+	case lua.LNumber:
+		w.integer(toRedisInt(float64(v)))
+	case *lua.LTable:
+		writeLuaTable(w, v, resp3, depth)
+	default:
+		w.null()
+	}
+}
+
+func writeLuaTable(w *respWriter, t *lua.LTable, resp3 bool, depth int) {
+	if e, ok := t.RawGetString("err").(lua.LString); ok {
+		w.errorReply(string(e))
+		return
+	}
+	if s, ok := t.RawGetString("ok").(lua.LString); ok {
+		w.status(string(s))
+		return
+	}
+	if d, ok := t.RawGetString("double").(lua.LNumber); ok {
+		w.double(float64(d))
+		return
+	}
+	if b, ok := t.RawGetString("big_number").(lua.LString); ok {
+		w.bigNumber(string(b))
+		return
+	}
+	if m, ok := t.RawGetString("map").(*lua.LTable); ok {
+		var keys, vals []lua.LValue
+		m.ForEach(func(k, v lua.LValue) {
+			keys = append(keys, k)
+			vals = append(vals, v)
+		})
+		w.mapLen(len(keys))
+		for i := range keys {
+			writeLuaReply(w, keys[i], resp3, depth+1)
+			writeLuaReply(w, vals[i], resp3, depth+1)
+		}
+		return
+	}
+	if s, ok := t.RawGetString("set").(*lua.LTable); ok {
+		var keys []lua.LValue
+		s.ForEach(func(k, _ lua.LValue) { keys = append(keys, k) })
+		w.setLen(len(keys))
+		for _, k := range keys {
+			writeLuaReply(w, k, resp3, depth+1)
+		}
+		return
+	}
+	if vs, ok := t.RawGetString("verbatim_string").(*lua.LTable); ok {
+		format, _ := vs.RawGetString("format").(lua.LString)
+		str, _ := vs.RawGetString("string").(lua.LString)
+		w.verbatim(string(format), string(str))
+		return
+	}
+	n := 0
+	for t.RawGetInt(n+1) != lua.LNil {
+		n++
+	}
+	w.array(n)
+	for i := 1; i <= n; i++ {
+		writeLuaReply(w, t.RawGetInt(i), resp3, depth+1)
+	}
+}
+
+// replyToLua converts a command's reply to Lua as Redis's
+// redisProtocolToLuaType does. Error replies become {err=...} tables.
+func replyToLua(L *lua.LState, v any, resp3 bool) lua.LValue {
+	switch v := v.(type) {
+	case nil:
+		if resp3 {
+			return lua.LNil
+		}
+		return lua.LFalse
+	case int64:
+		return lua.LNumber(v)
+	case string:
+		return lua.LString(v)
+	case Status:
+		t := L.CreateTable(0, 1)
+		t.RawSetString("ok", lua.LString(v))
+		return t
+	case *Error:
+		t := L.CreateTable(0, 2)
+		t.RawSetString("err", lua.LString(v.Msg))
+		t.RawSetString("ignore_error_stats_update", lua.LTrue)
+		return t
+	case []any:
+		t := L.CreateTable(len(v), 0)
+		for i, e := range v {
+			t.RawSetInt(i+1, replyToLua(L, e, resp3))
+		}
+		return t
+	case Map:
+		m := L.CreateTable(0, len(v))
+		for _, e := range v {
+			m.RawSet(replyToLua(L, e.Key, resp3), replyToLua(L, e.Value, resp3))
+		}
+		t := L.CreateTable(0, 1)
+		t.RawSetString("map", m)
+		return t
+	case Set:
+		m := L.CreateTable(0, len(v))
+		for _, e := range v {
+			m.RawSet(replyToLua(L, e, resp3), lua.LTrue)
+		}
+		t := L.CreateTable(0, 1)
+		t.RawSetString("set", m)
+		return t
+	case float64:
+		t := L.CreateTable(0, 1)
+		t.RawSetString("double", lua.LNumber(v))
+		return t
+	case bool:
+		return lua.LBool(v)
+	case BigNumber:
+		t := L.CreateTable(0, 1)
+		t.RawSetString("big_number", lua.LString(v))
+		return t
+	case Verbatim:
+		vs := L.CreateTable(0, 2)
+		vs.RawSetString("format", lua.LString(v.Format))
+		vs.RawSetString("string", lua.LString(v.Text))
+		t := L.CreateTable(0, 1)
+		t.RawSetString("verbatim_string", vs)
+		return t
+	case Push:
+		return replyToLua(L, []any(v), resp3)
+	}
+	return lua.LNil
+}

@@ -1,0 +1,276 @@
+package transactional
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/alicebob/miniredis/v2/server"
+)
+
+// DefaultStart is where an Engine's virtual clock starts unless WithClock or
+// WithRealTime says otherwise: a fixed instant keeps TIME, expiry and stream
+// IDs reproducible from run to run.
+var DefaultStart = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// DefaultTimeLimit is the default script time limit, Redis's default
+// busy-reply-threshold (lua-time-limit).
+const DefaultTimeLimit = 5 * time.Second
+
+// Engine is the embedded Redis: one miniredis keyspace, our Lua sandbox for
+// EVAL*/SCRIPT/FUNCTION/FCALL (intercepted with miniredis's
+// server.SetPreHook, so they win over miniredis's own), a virtual clock.
+//
+// All script state (the Lua states, the script cache, the function
+// libraries) is guarded by miniredis's own lock, which a running script
+// holds from start to end: that is what makes a script atomic for every
+// other client, as in Redis.
+type Engine struct {
+	m    *miniredis.Miniredis
+	srv  *server.Server
+	cs   *connState
+	opts options
+
+	// inner is the nested peer redis.call dispatches through; only used
+	// under miniredis's lock.
+	inner    *server.Peer
+	innerBuf bytes.Buffer
+	innerW   *bufio.Writer
+
+	doMu   sync.Mutex
+	doPeer *server.Peer
+	doBuf  bytes.Buffer
+	doW    *bufio.Writer
+
+	clockMu sync.Mutex
+	now     time.Time
+
+	// guarded by miniredis's lock
+	eval    *sandbox
+	scripts map[string]*evalScript
+	funcs   *functionRegistry
+
+	running atomic.Pointer[run]
+
+	lnMu      sync.Mutex
+	listeners []net.Listener
+	lnWG      sync.WaitGroup
+	closed    bool
+}
+
+// Option configures an Engine.
+type Option func(*options)
+
+type options struct {
+	start         time.Time
+	realTime      bool
+	password      string
+	timeLimit     time.Duration
+	busyThreshold time.Duration
+	log           func(level int, msg string)
+}
+
+// WithClock starts the virtual clock at t.
+func WithClock(t time.Time) Option { return func(o *options) { o.start = t } }
+
+// WithRealTime makes the engine follow the wall clock instead of a virtual
+// one; SetTime and Advance then have no lasting effect.
+func WithRealTime() Option { return func(o *options) { o.realTime = true } }
+
+// WithPassword makes connections accepted by Listen require AUTH (Redis's
+// requirepass). Do is always authenticated: it is the process itself.
+func WithPassword(pw string) Option { return func(o *options) { o.password = pw } }
+
+// WithTimeLimit stops a script that runs longer than d and returns an error
+// to its caller; 0 lets scripts run forever, as Redis does.
+func WithTimeLimit(d time.Duration) Option { return func(o *options) { o.timeLimit = d } }
+
+// WithBusyReplyThreshold sets after how long a running script makes other
+// clients get BUSY replies and accepts SCRIPT KILL / FUNCTION KILL (Redis's
+// busy-reply-threshold). By default it equals the time limit, or Redis's 5s
+// when scripts may run forever.
+func WithBusyReplyThreshold(d time.Duration) Option {
+	return func(o *options) { o.busyThreshold = d }
+}
+
+// WithLog receives redis.log calls (level is one of redis.LOG_*). It runs
+// inside the script, with the keyspace locked: it must not call the Engine.
+func WithLog(f func(level int, msg string)) Option { return func(o *options) { o.log = f } }
+
+// New returns an Engine that is not listening; use Do in-process or Listen
+// for a RESP server.
+func New(opts ...Option) *Engine {
+	o := options{start: DefaultStart, timeLimit: DefaultTimeLimit, busyThreshold: -1}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if o.busyThreshold < 0 {
+		o.busyThreshold = o.timeLimit
+		if o.busyThreshold == 0 {
+			o.busyThreshold = DefaultTimeLimit
+		}
+	}
+	e := &Engine{
+		m:       miniredis.NewMiniRedis(),
+		opts:    o,
+		scripts: map[string]*evalScript{},
+	}
+	// Dial starts miniredis without a listener; the pipe is not needed.
+	conn, err := e.m.Dial()
+	if err != nil {
+		panic(fmt.Sprintf("transactional: starting miniredis: %v", err))
+	}
+	conn.Close()
+	e.srv = e.m.Server()
+	cs, err := discoverConnState(e.srv)
+	if err != nil {
+		panic(err)
+	}
+	e.cs = cs
+	if !o.realTime {
+		e.now = o.start
+		e.m.SetTime(o.start)
+	}
+	e.m.ClockTTL(true)
+	if o.password != "" {
+		e.m.RequireAuth(o.password)
+	}
+
+	e.innerW = bufio.NewWriter(&e.innerBuf)
+	e.inner = server.NewPeer(e.innerW)
+	e.doW = bufio.NewWriter(&e.doBuf)
+	e.doPeer = server.NewPeer(e.doW)
+	e.cs.setAuthenticated(e.doPeer)
+
+	e.eval = newSandbox(e, false)
+	e.funcs = newFunctionRegistry(e)
+	e.srv.SetPreHook(e.hook)
+	return e
+}
+
+// Close stops all listeners and the engine.
+func (e *Engine) Close() {
+	e.lnMu.Lock()
+	if e.closed {
+		e.lnMu.Unlock()
+		return
+	}
+	e.closed = true
+	for _, l := range e.listeners {
+		l.Close()
+	}
+	e.lnMu.Unlock()
+	e.lnWG.Wait()
+	if r := e.running.Load(); r != nil {
+		r.kill(killClose)
+	}
+	e.m.Close()
+}
+
+// Miniredis gives tests direct access to the keyspace.
+func (e *Engine) Miniredis() *miniredis.Miniredis { return e.m }
+
+// Do runs one command in-process exactly as a client connection would
+// (EVAL and friends through our sandbox), without TCP. The connection is
+// persistent: SELECT, MULTI and HELLO affect later calls.
+//
+// Replies are nil (null), int64 (integer), string (bulk), Status (simple
+// string), []any (array) and *Error (an error reply, also returned as the
+// error). After HELLO 3, RESP3 replies are Map, Set, float64 (double), bool,
+// BigNumber and Verbatim; nested errors stay *Error values inside arrays.
+func (e *Engine) Do(args ...string) (any, error) {
+	if len(args) == 0 {
+		return nil, &Error{Msg: "ERR empty command"}
+	}
+	e.doMu.Lock()
+	defer e.doMu.Unlock()
+	e.doBuf.Reset()
+	e.srv.Dispatch(e.doPeer, args)
+	e.doPeer.Flush()
+	if e.doBuf.Len() == 0 {
+		return nil, nil
+	}
+	v, _, err := parseReply(e.doBuf.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	if er, ok := v.(*Error); ok {
+		return er, er
+	}
+	return v, nil
+}
+
+// Now returns the engine's clock.
+func (e *Engine) Now() time.Time {
+	if e.opts.realTime {
+		return time.Now().UTC()
+	}
+	e.clockMu.Lock()
+	defer e.clockMu.Unlock()
+	return e.now
+}
+
+// SetTime sets the clock that drives TIME and key expiry; moving it forward
+// expires keys whose TTL has passed. It waits for a running script to end,
+// because Redis's clock stands still inside a script.
+func (e *Engine) SetTime(t time.Time) {
+	e.clockMu.Lock()
+	e.now = t
+	e.clockMu.Unlock()
+	e.m.SetTime(t)
+}
+
+// Advance moves the clock forward by d.
+func (e *Engine) Advance(d time.Duration) {
+	e.clockMu.Lock()
+	e.now = e.now.Add(d)
+	t := e.now
+	e.clockMu.Unlock()
+	e.m.SetTime(t)
+}
+
+// Listen serves RESP on addr ("127.0.0.1:0" when empty), sharing the
+// keyspace with Do. Connections need AUTH when WithPassword was given.
+func (e *Engine) Listen(addr string) (net.Addr, error) {
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	e.lnMu.Lock()
+	defer e.lnMu.Unlock()
+	if e.closed {
+		l.Close()
+		return nil, fmt.Errorf("transactional: engine closed")
+	}
+	e.listeners = append(e.listeners, l)
+	e.lnWG.Add(1)
+	go func() {
+		defer e.lnWG.Done()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			e.srv.ServeConn(c)
+		}
+	}()
+	return l.Addr(), nil
+}
+
+// dispatchInner runs one command from a script on the nested peer and
+// returns its raw reply. The caller holds miniredis's lock.
+func (e *Engine) dispatchInner(args []string, resp3 bool) []byte {
+	e.innerBuf.Reset()
+	e.inner.Resp3 = resp3
+	e.srv.Dispatch(e.inner, args)
+	e.innerW.Flush()
+	return e.innerBuf.Bytes()
+}

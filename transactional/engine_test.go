@@ -1,0 +1,313 @@
+package transactional
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func newEngine(t testing.TB, opts ...Option) *Engine {
+	t.Helper()
+	e := New(opts...)
+	t.Cleanup(e.Close)
+	return e
+}
+
+func mustDo(t testing.TB, e *Engine, args ...string) any {
+	t.Helper()
+	v, err := e.Do(args...)
+	if err != nil {
+		t.Fatalf("%q: %v", args, err)
+	}
+	return v
+}
+
+func TestMiniredisInternals(t *testing.T) {
+	e := newEngine(t)
+	for name := range requiredCtxFields {
+		if _, ok := e.cs.typ.FieldByName(name); !ok {
+			t.Errorf("miniredis connection context lost field %s", name)
+		}
+	}
+	// A nested peer must run in the DB it is given and without locking: run
+	// a command on it while holding miniredis's lock.
+	mustDo(t, e, "SELECT", "3")
+	mustDo(t, e, "SET", "k", "in3")
+	mustDo(t, e, "SELECT", "0")
+	e.m.Lock()
+	e.cs.prepareNested(e.inner, 3, "sha")
+	raw := e.dispatchInner([]string{"GET", "k"}, false)
+	e.m.Unlock()
+	if string(raw) != "$3\r\nin3\r\n" {
+		t.Errorf("nested GET in db 3: %q", raw)
+	}
+}
+
+func TestDoReplyTypes(t *testing.T) {
+	e := newEngine(t)
+	tests := []struct {
+		args []string
+		want any
+	}{
+		{[]string{"SET", "k", "v"}, Status("OK")},
+		{[]string{"GET", "k"}, "v"},
+		{[]string{"GET", "missing"}, nil},
+		{[]string{"INCR", "n"}, int64(1)},
+		{[]string{"RPUSH", "l", "a", "b"}, int64(2)},
+		{[]string{"LRANGE", "l", "0", "-1"}, []any{"a", "b"}},
+		{[]string{"EVAL", "return {1, 'x', {ok='S'}, false}", "0"}, []any{int64(1), "x", Status("S"), nil}},
+		{[]string{"EVAL", "redis.setresp(3); return {double = 1.5}", "0"}, "1.5"},
+	}
+	for _, tt := range tests {
+		got, err := e.Do(tt.args...)
+		if err != nil {
+			t.Errorf("%q: %v", tt.args, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%q = %#v, want %#v", tt.args, got, tt.want)
+		}
+	}
+	v, err := e.Do("LPUSH", "k", "x")
+	var re *Error
+	if !errors.As(err, &re) || v != any(re) || !strings.HasPrefix(re.Msg, "WRONGTYPE ") {
+		t.Errorf("LPUSH on a string: %#v, %v", v, err)
+	}
+
+	mustDo(t, e, "HELLO", "3")
+	defer e.Do("HELLO", "2")
+	if got := mustDo(t, e, "EVAL", "return {map = {a = 1}}", "0"); !reflect.DeepEqual(got, Map{{Key: "a", Value: int64(1)}}) {
+		t.Errorf("RESP3 map: %#v", got)
+	}
+	if got := mustDo(t, e, "EVAL", "redis.setresp(3); return {true, {double = 2.5}, {set = {x = true}}}", "0"); !reflect.DeepEqual(got, []any{true, 2.5, Set{"x"}}) {
+		t.Errorf("RESP3 bool/double/set: %#v", got)
+	}
+}
+
+func TestVirtualClock(t *testing.T) {
+	start := time.Date(2030, 5, 6, 7, 8, 9, 0, time.UTC)
+	e := newEngine(t, WithClock(start))
+	if !e.Now().Equal(start) {
+		t.Fatalf("Now = %v", e.Now())
+	}
+	tm := mustDo(t, e, "EVAL", "return redis.call('TIME')", "0").([]any)
+	if tm[0] != fmt.Sprint(start.Unix()) {
+		t.Errorf("TIME in a script = %v, want %d", tm, start.Unix())
+	}
+	mustDo(t, e, "SET", "k", "v", "EX", "10")
+	e.Advance(9 * time.Second)
+	if got := mustDo(t, e, "EXISTS", "k"); got != int64(1) {
+		t.Fatalf("expired too early: %v", got)
+	}
+	if got := mustDo(t, e, "EVAL", "return redis.call('TTL', KEYS[1])", "1", "k"); got != int64(1) {
+		t.Errorf("TTL after 9s of 10 = %v", got)
+	}
+	e.Advance(2 * time.Second)
+	if got := mustDo(t, e, "EXISTS", "k"); got != int64(0) {
+		t.Errorf("not expired after 11s: %v", got)
+	}
+	mustDo(t, e, "SET", "j", "v")
+	mustDo(t, e, "EXPIREAT", "j", fmt.Sprint(start.Add(time.Hour).Unix()))
+	e.SetTime(start.Add(2 * time.Hour))
+	if got := mustDo(t, e, "GET", "j"); got != nil {
+		t.Errorf("EXPIREAT key survived SetTime past it: %v", got)
+	}
+}
+
+func TestScriptReturningFunction(t *testing.T) {
+	// miniredis's own EVAL panics here.
+	e := newEngine(t)
+	if got := mustDo(t, e, "EVAL", "return function() end", "0"); got != nil {
+		t.Errorf("got %#v", got)
+	}
+}
+
+func TestTimeLimit(t *testing.T) {
+	e := newEngine(t, WithTimeLimit(100*time.Millisecond))
+	for _, src := range []string{
+		"while true do end",
+		"while true do pcall(function() while true do end end) end",
+		"redis.call('SET', 'w', '1')\nwhile true do end",
+	} {
+		_, err := e.Do("EVAL", src, "0")
+		if err == nil || !strings.HasPrefix(err.Error(), msgTimeLimit+" script: ") {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	// The keyspace is not left locked, and the write before the loop stays
+	// (Redis does not roll back).
+	if got := mustDo(t, e, "GET", "w"); got != "1" {
+		t.Errorf("GET w = %#v", got)
+	}
+	_, err := e.Do("FUNCTION", "LOAD", "#!lua name=l\nredis.register_function('f', function() return 1 end)\nwhile true do end")
+	if err == nil || err.Error() != "ERR Error registering functions: FUNCTION LOAD timeout" {
+		t.Errorf("endless FUNCTION LOAD: %v", err)
+	}
+	if _, err := e.Do("FCALL", "f", "0"); err == nil || err.Error() != msgFunctionNotFound {
+		t.Errorf("a library whose load timed out was installed: %v", err)
+	}
+}
+
+func TestListenPasswordAndAtomicity(t *testing.T) {
+	e := newEngine(t, WithPassword("s3cret"))
+	addr, err := e.Listen("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	anon := redis.NewClient(&redis.Options{Addr: addr.String(), MaxRetries: -1})
+	defer anon.Close()
+	for _, cmd := range [][]any{{"GET", "k"}, {"EVAL", "return 1", "0"}, {"FUNCTION", "LIST"}} {
+		if err := anon.Do(ctx, cmd...).Err(); err == nil || err.Error() != msgNoAuth {
+			t.Errorf("%v without AUTH: %v", cmd, err)
+		}
+	}
+	c := redis.NewClient(&redis.Options{Addr: addr.String(), Password: "s3cret", PoolSize: 4})
+	defer c.Close()
+
+	// A read-modify-write script is atomic: concurrent runs never lose an
+	// increment, because a script holds the keyspace for its whole run.
+	const script = "local v = tonumber(redis.call('GET', KEYS[1]) or '0')\nredis.call('SET', KEYS[1], v + 1)\nreturn v + 1"
+	const workers, runs = 4, 200
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for i := 0; i < workers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < runs; j++ {
+				if err := c.Eval(ctx, script, []string{"counter"}).Err(); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if got := mustDo(t, e, "GET", "counter"); got != fmt.Sprint(workers*runs) {
+		t.Errorf("counter = %v, want %d", got, workers*runs)
+	}
+}
+
+func TestLog(t *testing.T) {
+	var got []string
+	e := newEngine(t, WithLog(func(level int, msg string) { got = append(got, fmt.Sprint(level, ":", msg)) }))
+	mustDo(t, e, "EVAL", "redis.log(redis.LOG_WARNING, 'a', 1); redis.log(redis.LOG_DEBUG, 'b')", "0")
+	if want := []string{"3:a 1", "0:b"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("log = %q, want %q", got, want)
+	}
+}
+
+func TestServe(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		code int
+		err  string
+	}{
+		{[]string{"-addr", "0.0.0.0:0"}, 2, "non-loopback"},
+		{[]string{"-bogus"}, 2, "flag provided but not defined"},
+		{[]string{"extra"}, 2, "unexpected argument"},
+	} {
+		var out, errb bytes.Buffer
+		if code := Serve(context.Background(), tt.args, &out, &errb); code != tt.code || !strings.Contains(errb.String(), tt.err) {
+			t.Errorf("serve %q = %d, stderr %q", tt.args, code, errb.String())
+		}
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- Serve(ctx, []string{"-addr", "127.0.0.1:0", "-requirepass", "pw"}, pw, io.Discard)
+		pw.Close()
+	}()
+	line := make([]byte, 128)
+	n, _ := pr.Read(line)
+	addr, ok := strings.CutPrefix(strings.TrimSpace(string(line[:n])), "scriptgen serve: listening on ")
+	if !ok {
+		t.Fatalf("serve printed %q", line[:n])
+	}
+	c := redis.NewClient(&redis.Options{Addr: addr, Password: "pw"})
+	defer c.Close()
+	if got, err := c.Eval(context.Background(), "return cjson.encode({})", nil).Result(); err != nil || got != "{}" {
+		t.Errorf("EVAL over serve: %v, %v", got, err)
+	}
+	cancel()
+	go io.Copy(io.Discard, pr)
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Errorf("serve exited %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop when its context was cancelled")
+	}
+}
+
+func TestCFormatG(t *testing.T) {
+	for _, tt := range []struct {
+		f    float64
+		prec int
+		want string
+	}{
+		{1.0 / 3, 14, "0.33333333333333"},
+		{1e15, 14, "1e+15"},
+		{100, 14, "100"},
+		{0.1, 17, "0.10000000000000001"},
+		{1e20, 17, "1e+20"},
+		{123456789012345678, 14, "1.2345678901235e+17"},
+		{0.0001, 14, "0.0001"},
+		{0.00001, 14, "1e-05"},
+		{-2.5, 14, "-2.5"},
+		{9.99999999999999999, 14, "10"},
+	} {
+		if got := cFormatG(tt.f, tt.prec); got != tt.want {
+			t.Errorf("%%.%dg of %v = %q, want %q", tt.prec, tt.f, got, tt.want)
+		}
+	}
+}
+
+func TestStringRepIsBounded(t *testing.T) {
+	e := newEngine(t)
+	if got := mustDo(t, e, "EVAL", "return #string.rep('ab', 3)", "0"); got != int64(6) {
+		t.Errorf("rep = %v", got)
+	}
+	if _, err := e.Do("EVAL", "return #string.rep('ab', 1e10)", "0"); err == nil || !strings.Contains(err.Error(), "not enough memory") {
+		t.Errorf("a 20 GB string.rep: %v", err)
+	}
+}
+
+func TestCoroutinesDoNotLeakGoroutines(t *testing.T) {
+	e := newEngine(t)
+	mustDo(t, e, "EVAL", "return 1", "0")
+	before := runtime.NumGoroutine()
+	for i := 0; i < 50; i++ {
+		mustDo(t, e, "EVAL", "local co = coroutine.create(function() coroutine.yield(1) end); coroutine.resume(co); return 1", "0")
+	}
+	// The propagation goroutines exit asynchronously; bounded wait.
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before+5 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before+5 {
+		t.Errorf("%d goroutines after 50 scripts with a suspended coroutine, %d before", n, before)
+	}
+	fast := newEngine(t, WithTimeLimit(100*time.Millisecond))
+	if _, err := fast.Do("EVAL", "local co = coroutine.wrap(function() while true do end end); co()", "0"); err == nil {
+		t.Error("an endless loop inside a coroutine was not stopped")
+	}
+}

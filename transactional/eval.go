@@ -1,0 +1,264 @@
+package transactional
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/alicebob/miniredis/v2/server"
+	lua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+)
+
+// evalScript is one entry of the script cache (SCRIPT LOAD / EVAL).
+type evalScript struct {
+	sha   string
+	flags scriptFlags
+	fn    *lua.LFunction
+}
+
+// compileLua parses and compiles src under chunk name; parse errors are
+// rendered in Lua 5.1's "name:line: message near 'token'" shape.
+func compileLua(src, name string) (*lua.FunctionProto, error) {
+	if msg := checkLuaSyntax(src, name); msg != "" {
+		return nil, fmt.Errorf("%s", msg)
+	}
+	chunk, err := parse.Parse(strings.NewReader(src), name)
+	if err != nil {
+		if pe, ok := err.(*parse.Error); ok {
+			return nil, fmt.Errorf("%s", luaParseError(pe, name, src))
+		}
+		return nil, err
+	}
+	proto, err := lua.Compile(chunk, name)
+	if err != nil {
+		if ce, ok := err.(*lua.CompileError); ok {
+			return nil, fmt.Errorf("%s:%d: %s", name, ce.Line, ce.Message)
+		}
+		return nil, err
+	}
+	return proto, nil
+}
+
+// createScript is luaCreateFunction: shebang, compile, cache.
+func (e *Engine) createScript(body string) (*evalScript, error) {
+	sha := sha1Hex(body)
+	if sc, ok := e.scripts[sha]; ok {
+		return sc, nil
+	}
+	flags, src, err := parseShebang(body)
+	if err != nil {
+		return nil, err
+	}
+	proto, err := compileLua(src, "user_script")
+	if err != nil {
+		return nil, fmt.Errorf(msgCompile, err.Error())
+	}
+	fn := e.eval.L.NewFunctionFromProto(proto)
+	fn.Env = e.eval.proxy
+	sc := &evalScript{sha: sha, flags: flags, fn: fn}
+	e.scripts[sha] = sc
+	return sc, nil
+}
+
+// parseNumKeys validates EVAL's numkeys against the remaining arguments.
+func parseNumKeys(args []string) (keys, argv []string, errMsg string) {
+	n, err := strconv.ParseInt(args[0], 10, 64)
+	if err != nil {
+		return nil, nil, msgInvalidInt
+	}
+	if n < 0 {
+		return nil, nil, msgNegativeKeys
+	}
+	if n > int64(len(args)-1) {
+		return nil, nil, msgTooManyKeys
+	}
+	return args[1 : 1+n], args[1+n:], ""
+}
+
+// cmdEval serves EVAL, EVALSHA, EVAL_RO and EVALSHA_RO. Called with
+// miniredis's lock held.
+func (e *Engine) cmdEval(c *server.Peer, cmd string, args []string) {
+	keys, argv, msg := parseNumKeys(args[1:])
+	if msg != "" {
+		writeError(c, msg)
+		return
+	}
+	var sc *evalScript
+	if cmd == "EVALSHA" || cmd == "EVALSHA_RO" {
+		sc = e.scripts[strings.ToLower(args[0])]
+		if sc == nil {
+			writeError(c, msgNoScript)
+			return
+		}
+	} else {
+		var err error
+		if sc, err = e.createScript(args[0]); err != nil {
+			writeError(c, err.Error())
+			return
+		}
+	}
+	ro := strings.HasSuffix(cmd, "_RO")
+	if ro && sc.flags&(scriptNoWrites|scriptCompat) == 0 {
+		writeError(c, msgWriteFlagWithRO)
+		return
+	}
+	r := newRun(c, sc.sha)
+	r.flags = sc.flags
+	r.readOnly = ro || sc.flags&scriptNoWrites != 0
+	e.execute(e.eval, r, sc.fn, keys, argv)
+}
+
+// execute runs fn for r in sandbox s and writes its reply to r.caller.
+// EVAL scripts see KEYS and ARGV as globals; functions get them as their
+// two arguments.
+func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []string) {
+	L := s.L
+	L.SetTop(0)
+	nargs := 0
+	L.Push(fn)
+	if r.function {
+		L.Push(stringsTable(L, keys))
+		L.Push(stringsTable(L, argv))
+		nargs = 2
+	} else {
+		s.store.RawSetString("KEYS", stringsTable(L, keys))
+		s.store.RawSetString("ARGV", stringsTable(L, argv))
+	}
+	e.cs.prepareNested(e.inner, e.cs.selectedDB(r.caller), r.name)
+
+	s.run = r
+	e.running.Store(r)
+	L.SetContext(runCtx{r})
+	timer := e.startTimer(r)
+	err := L.PCall(nargs, 1, s.errfn)
+	stopTimer(timer)
+	L.RemoveContext()
+	e.running.Store(nil)
+	close(r.finished)
+	r.end()
+	s.run = nil
+
+	w := respWriter{resp3: r.caller.Resp3}
+	if err != nil {
+		var obj lua.LValue = lua.LString(err.Error())
+		if aerr, ok := err.(*lua.ApiError); ok {
+			obj = aerr.Object
+		}
+		if reason := r.killed(); reason != killNone {
+			obj = killedError(L, obj, reason)
+		}
+		w.errorReply(errorFromLua(obj, r.name))
+	} else {
+		writeLuaReply(&w, L.Get(-1), r.resp3, 0)
+	}
+	L.SetTop(0)
+	r.caller.WriteRaw(string(w.buf))
+}
+
+// startTimer arms the script time limit for r.
+func (e *Engine) startTimer(r *run) *time.Timer {
+	if e.opts.timeLimit <= 0 {
+		return nil
+	}
+	return time.AfterFunc(e.opts.timeLimit, func() { r.kill(killTimeLimit) })
+}
+
+func stopTimer(t *time.Timer) {
+	if t != nil {
+		t.Stop()
+	}
+}
+
+// killedError replaces a stopped script's error message, keeping where it
+// was stopped.
+func killedError(L *lua.LState, obj lua.LValue, reason killReason) lua.LValue {
+	t := L.CreateTable(0, 3)
+	if old, ok := obj.(*lua.LTable); ok {
+		t.RawSetString("source", old.RawGetString("source"))
+		t.RawSetString("line", old.RawGetString("line"))
+	}
+	switch reason {
+	case killScript:
+		t.RawSetString("err", lua.LString(msgScriptKilled))
+	case killFunction:
+		t.RawSetString("err", lua.LString(msgFunctionKilled))
+	default:
+		t.RawSetString("err", lua.LString(msgTimeLimit))
+	}
+	return t
+}
+
+func stringsTable(L *lua.LState, ss []string) *lua.LTable {
+	t := L.CreateTable(len(ss), 0)
+	for i, s := range ss {
+		t.RawSetInt(i+1, lua.LString(s))
+	}
+	return t
+}
+
+func writeError(c *server.Peer, msg string) {
+	w := respWriter{}
+	w.errorReply(msg)
+	c.WriteRaw(string(w.buf))
+}
+
+// cmdScript serves SCRIPT LOAD/EXISTS/FLUSH/HELP (KILL is handled without
+// the lock, in the hook). Called with miniredis's lock held.
+func (e *Engine) cmdScript(c *server.Peer, args []string) {
+	sub := strings.ToUpper(args[0])
+	w := respWriter{resp3: c.Resp3}
+	switch sub {
+	case "LOAD":
+		sc, err := e.createScript(args[1])
+		if err != nil {
+			w.errorReply(err.Error())
+			break
+		}
+		w.bulk(sc.sha)
+	case "EXISTS":
+		w.array(len(args) - 1)
+		for _, sha := range args[1:] {
+			if _, ok := e.scripts[strings.ToLower(sha)]; ok {
+				w.integer(1)
+			} else {
+				w.integer(0)
+			}
+		}
+	case "FLUSH":
+		e.scripts = map[string]*evalScript{}
+		// Redis also resets the Lua state: math.random's sequence restarts.
+		e.eval = newSandbox(e, false)
+		w.status("OK")
+	case "HELP":
+		help := scriptHelp
+		w.array(len(help))
+		for _, l := range help {
+			w.status(l)
+		}
+	case "DEBUG":
+		w.errorReply("ERR SCRIPT DEBUG is not supported by scriptgen's engine")
+	}
+	c.WriteRaw(string(w.buf))
+}
+
+var scriptHelp = []string{
+	"SCRIPT <subcommand> [<arg> [value] [opt] ...]. Subcommands are:",
+	"DEBUG (YES|SYNC|NO)",
+	"    Set the debug mode for subsequent scripts executed.",
+	"EXISTS <sha1> [<sha1> ...]",
+	"    Return information about the existence of the scripts in the script cache.",
+	"FLUSH [ASYNC|SYNC]",
+	"    Flush the Lua scripts cache. Very dangerous on replicas.",
+	"    When called without the optional mode argument, the behavior is determined by the",
+	"    lazyfree-lazy-user-flush configuration directive. Valid modes are:",
+	"    * ASYNC: Asynchronously flush the scripts cache.",
+	"    * SYNC: Synchronously flush the scripts cache.",
+	"KILL",
+	"    Kill the currently executing Lua script.",
+	"LOAD <script>",
+	"    Load a script into the scripts cache without executing it.",
+	"HELP",
+	"    Prints this help.",
+}

@@ -1,0 +1,180 @@
+package transactional
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/alicebob/miniredis/v2/server"
+)
+
+// scriptCommands are the commands the engine serves instead of miniredis.
+var scriptCommands = map[string]bool{
+	"EVAL": true, "EVALSHA": true, "EVAL_RO": true, "EVALSHA_RO": true,
+	"SCRIPT": true, "FUNCTION": true, "FCALL": true, "FCALL_RO": true,
+}
+
+// hook is miniredis's pre-hook: it runs before every command of every
+// connection (and of redis.call, which it lets through untouched).
+func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
+	if c == e.inner {
+		return false
+	}
+	if r := e.running.Load(); r != nil && r.caller != c {
+		if e.whileBusy(c, r, cmd, args) {
+			return true
+		}
+	}
+	if !scriptCommands[cmd] {
+		return false
+	}
+	e.scriptCommand(c, cmd, args)
+	return true
+}
+
+// whileBusy answers commands that arrive while a script runs: SCRIPT KILL
+// and FUNCTION KILL at once, and after the busy threshold everything else
+// with BUSY, as Redis does. It reports whether it replied.
+func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bool {
+	sub := ""
+	if len(args) > 0 {
+		sub = strings.ToUpper(args[0])
+	}
+	if (cmd == "SCRIPT" || cmd == "FUNCTION") && sub == "KILL" && len(args) == 1 {
+		switch {
+		case (cmd == "SCRIPT") == r.function:
+			if r.function {
+				writeError(c, msgBusyFunction)
+			} else {
+				writeError(c, msgBusy)
+			}
+		case r.wrote.Load():
+			writeError(c, msgUnkillable)
+		default:
+			if r.function {
+				r.kill(killFunction)
+			} else {
+				r.kill(killScript)
+			}
+			c.WriteOK()
+		}
+		return true
+	}
+	// Redis reads nothing while a script runs until the threshold; then it
+	// answers everyone with BUSY. A command that arrives early waits for
+	// whichever comes first.
+	if wait := e.opts.busyThreshold - time.Since(r.start); wait > 0 {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-r.finished:
+			return false
+		case <-t.C:
+		}
+	}
+	info, _ := lookupCommand(append([]string{cmd}, args...))
+	if info.flags&flagAllowBusy != 0 {
+		return false
+	}
+	if r.function {
+		writeError(c, msgBusyFunction)
+	} else {
+		writeError(c, msgBusy)
+	}
+	return true
+}
+
+// scriptCommand validates one of our commands as Redis does before running
+// it (arity, AUTH, pub/sub mode, MULTI queueing), then runs it under
+// miniredis's lock.
+func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
+	full := append([]string{cmd}, args...)
+	info, known := lookupCommand(full)
+	lower := strings.ToLower(cmd)
+	if !known {
+		// An unknown subcommand of SCRIPT or FUNCTION.
+		e.cs.setDirty(c)
+		if len(args) == 0 {
+			writeError(c, fmt.Sprintf(msgWrongNumber, lower))
+		} else {
+			writeError(c, fmt.Sprintf(msgUnknownSubcommand, strings.ToLower(args[0]), cmd))
+		}
+		return
+	}
+	if !info.arityOK(len(full)) {
+		e.cs.setDirty(c)
+		name := lower
+		if hasSubcommands[lower] && len(args) > 0 {
+			name = lower + "|" + strings.ToLower(args[0])
+		}
+		writeError(c, fmt.Sprintf(msgWrongNumber, name))
+		return
+	}
+	if e.opts.password != "" && !e.cs.authenticated(c) {
+		writeError(c, msgNoAuth)
+		return
+	}
+	if e.cs.subscribed(c) {
+		writeError(c, fmt.Sprintf(msgPubsubContext, lower))
+		return
+	}
+	if msg := validateSubcommand(cmd, args); msg != "" {
+		e.cs.setDirty(c)
+		writeError(c, msg)
+		return
+	}
+	if cmd == "SCRIPT" && strings.EqualFold(args[0], "KILL") || cmd == "FUNCTION" && strings.EqualFold(args[0], "KILL") {
+		// Nothing runs (whileBusy catches a running script): Redis's reply.
+		writeError(c, msgNotBusy)
+		return
+	}
+	if e.cs.inMulti(c) {
+		e.cs.queue(c, func(p *server.Peer) { e.runCommand(p, cmd, args) })
+		c.WriteInline("QUEUED")
+		return
+	}
+	e.m.Lock()
+	defer e.m.Unlock()
+	e.runCommand(c, cmd, args)
+}
+
+// validateSubcommand catches the argument errors Redis reports while
+// queueing (so they make EXEC fail), before anything runs.
+func validateSubcommand(cmd string, args []string) string {
+	if cmd != "SCRIPT" && cmd != "FUNCTION" || !strings.EqualFold(args[0], "FLUSH") {
+		return ""
+	}
+	if len(args) > 2 || len(args) == 2 && !strings.EqualFold(args[1], "SYNC") && !strings.EqualFold(args[1], "ASYNC") {
+		if cmd == "SCRIPT" {
+			return msgScriptFlushOpt
+		}
+		return msgFunctionFlushOpt
+	}
+	return ""
+}
+
+// runCommand runs one of our commands; the caller holds miniredis's lock.
+func (e *Engine) runCommand(c *server.Peer, cmd string, args []string) {
+	defer e.recoverInto(c)
+	switch cmd {
+	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":
+		e.cmdEval(c, cmd, args)
+	case "SCRIPT":
+		e.cmdScript(c, args)
+	case "FUNCTION":
+		e.cmdFunction(c, args)
+	case "FCALL", "FCALL_RO":
+		e.cmdFcall(c, cmd, args)
+	}
+}
+
+// recoverInto turns a panic in the engine into an error reply: a bug in the
+// sandbox must not take the keyspace (and miniredis's lock) down with it.
+func (e *Engine) recoverInto(c *server.Peer) {
+	if v := recover(); v != nil {
+		e.running.Store(nil)
+		e.eval.run = nil
+		e.funcs.sandbox.run = nil
+		writeError(c, fmt.Sprintf("ERR scriptgen engine internal error: %v", v))
+	}
+}

@@ -1,0 +1,103 @@
+package integration
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/scriptgen/scriptgen/internal/redistest"
+	"github.com/scriptgen/scriptgen/transactional"
+)
+
+// TestBusyAndKill compares what other clients see while a script runs
+// past the busy threshold (BUSY), SCRIPT KILL / FUNCTION KILL, and what the
+// killed script's caller gets, on a real redis-server and on the engine.
+func TestBusyAndKill(t *testing.T) {
+	srv := redistest.Start(t, "busy-reply-threshold 100")
+	e := transactional.New(transactional.WithBusyReplyThreshold(100*time.Millisecond), transactional.WithTimeLimit(20*time.Second))
+	t.Cleanup(e.Close)
+	addr, err := e.Listen("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := busyScenario(t, srv.Addr)
+	got := busyScenario(t, addr.String())
+	if len(want) != len(got) {
+		t.Fatalf("redis: %q\nengine: %q", want, got)
+	}
+	for i := range want {
+		if want[i] != got[i] {
+			t.Errorf("step %d:\n redis:  %q\n engine: %q", i, want[i], got[i])
+		}
+	}
+	// Leave the real server stuck in an unkillable script no longer than
+	// needed: SHUTDOWN NOSAVE is the only way out, as its error says.
+	dial(t, srv.Addr).c.Write(encode("SHUTDOWN", "NOSAVE"))
+	srv.Stop()
+}
+
+// busyScenario runs the scenario against addr and returns every reply.
+func busyScenario(t *testing.T, addr string) []string {
+	var out []string
+	ctl := dial(t, addr)
+	ctl.do(t, "FUNCTION", "LOAD", "REPLACE", "#!lua name=busy\nredis.register_function('spin', function()\n  while true do end\nend)")
+
+	spin := func(args ...string) string {
+		a := dial(t, addr)
+		b := dial(t, addr)
+		done := make(chan []byte, 1)
+		go func() {
+			a.c.SetDeadline(time.Now().Add(30 * time.Second))
+			a.c.Write(encode(args...))
+			raw, _ := readRaw(a.r)
+			done <- raw
+		}()
+		waitBusy(t, b)
+		out = append(out, string(b.do(t, "PING")), string(b.do(t, "GET", "x")))
+		if args[0] == "FCALL" {
+			out = append(out, string(b.do(t, "SCRIPT", "KILL")), string(b.do(t, "FUNCTION", "KILL")))
+		} else {
+			out = append(out, string(b.do(t, "FUNCTION", "KILL")), string(b.do(t, "SCRIPT", "KILL")))
+		}
+		select {
+		case r := <-done:
+			return string(r)
+		case <-time.After(10 * time.Second):
+			return "no reply"
+		}
+	}
+	out = append(out, spin("EVAL", "local i = 0\nwhile true do i = i + 1 end", "0"))
+	out = append(out, spin("FCALL", "spin", "0"))
+
+	// A script that wrote cannot be killed.
+	b := dial(t, addr)
+	a := dial(t, addr)
+	a.c.Write(encode("EVAL", "redis.call('SET', 'w', '1') while 1 do end", "0"))
+	waitBusy(t, b)
+	out = append(out, string(b.do(t, "SCRIPT", "KILL")))
+	return out
+}
+
+// waitBusy polls with PING until the server answers BUSY; bounded.
+func waitBusy(t *testing.T, c *conn) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if r := c.do(t, "PING"); strings.HasPrefix(string(r), "-BUSY") {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("the server never became BUSY")
+}
+
+func encode(args ...string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "*%d\r\n", len(args))
+	for _, a := range args {
+		fmt.Fprintf(&b, "$%d\r\n%s\r\n", len(a), a)
+	}
+	return b.Bytes()
+}

@@ -1,0 +1,707 @@
+package transactional
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// RedisVersion is the Redis version the sandbox reproduces, as
+// redis.REDIS_VERSION reports it.
+const RedisVersion = "7.0.15"
+
+const redisVersionNum = 7<<16 | 0<<8 | 15
+
+// Redis's replication and log level constants (redis.REPL_*, redis.LOG_*).
+const (
+	replNone  = 0
+	replAOF   = 1
+	replSlave = 2
+	replAll   = replAOF | replSlave
+
+	LogDebug   = 0
+	LogVerbose = 1
+	LogNotice  = 2
+	LogWarning = 3
+)
+
+// sandbox is one Lua state built the way Redis 7 builds its: only the
+// libraries Redis loads, a read-only global table and read-only libraries,
+// and a redis table whose call/pcall dispatch into miniredis. Like Redis, one
+// state serves every EVAL (and a second one every FUNCTION library); the
+// read-only globals are what make sharing it safe.
+type sandbox struct {
+	e         *Engine
+	L         *lua.LState
+	functions bool // the FUNCTION engine's state
+	store     *lua.LTable
+	proxy     *lua.LTable
+	readonly  map[*lua.LTable]bool
+	// targets maps each read-only proxy to the table it stands for, so
+	// that pairs and next see the contents, as with Redis's read-only tables.
+	targets map[*lua.LTable]*lua.LTable
+	// sources maps gopher-lua chunk names to Lua's: "@user_script" for
+	// scripts, the source text itself for loadstring chunks.
+	sources   map[string]string
+	redis     *lua.LTable
+	proxyMeta *lua.LTable // its __index is swapped to loadAPI during FUNCTION LOAD
+	loadAPI   *lua.LTable
+	errfn     *lua.LFunction
+	pcallfn   *lua.LFunction
+	run       *run
+	// loading is set while a FUNCTION LOAD body runs: only then does
+	// redis.register_function exist, and redis.call does not.
+	loading *libraryLoad
+}
+
+// baseAllowed are the base library functions Redis 7 keeps.
+var baseAllowed = []string{
+	"assert", "collectgarbage", "error", "getmetatable", "ipairs", "load",
+	"loadstring", "next", "pairs", "pcall", "rawequal", "rawget", "rawset",
+	"select", "setmetatable", "tonumber", "tostring", "type", "unpack", "xpcall",
+}
+
+func newSandbox(e *Engine, functions bool) *sandbox {
+	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 256, RegistrySize: 1024 * 20, RegistryMaxSize: 1024 * 1024})
+	s := &sandbox{e: e, L: L, functions: functions, readonly: map[*lua.LTable]bool{},
+		targets: map[*lua.LTable]*lua.LTable{}, sources: map[string]string{"user_script": "@user_script", "user_function": "@user_function"}}
+	for _, lib := range []struct {
+		name string
+		open lua.LGFunction
+	}{
+		{lua.BaseLibName, lua.OpenBase},
+		{lua.TabLibName, lua.OpenTable},
+		{lua.StringLibName, lua.OpenString},
+		{lua.MathLibName, lua.OpenMath},
+		{lua.CoroutineLibName, lua.OpenCoroutine},
+	} {
+		L.Push(L.NewFunction(lib.open))
+		L.Push(lua.LString(lib.name))
+		L.Call(1, 0)
+	}
+	g := L.G.Global
+	s.store = L.NewTable()
+	for _, name := range baseAllowed {
+		s.store.RawSetString(name, g.RawGetString(name))
+	}
+	s.store.RawSetString("_VERSION", lua.LString("Lua 5.1"))
+	s.store.RawSetString("gcinfo", L.NewFunction(luaGCInfo))
+	s.pcallfn = L.NewFunction(pcallHandler)
+	s.store.RawSetString("pcall", L.NewFunction(s.redisPcall))
+	s.store.RawSetString("error", L.NewFunction(luaError))
+	s.store.RawSetString("rawset", L.NewFunction(s.rawset))
+	s.store.RawSetString("setmetatable", L.NewFunction(s.setmetatable))
+	s.store.RawSetString("tostring", L.NewFunction(luaToString))
+	s.store.RawSetString("loadstring", L.NewFunction(s.loadstring))
+	s.store.RawSetString("load", L.NewFunction(s.load))
+	s.store.RawSetString("next", L.NewFunction(s.next))
+	s.store.RawSetString("pairs", L.NewFunction(s.pairs))
+
+	strLib := g.RawGetString("string").(*lua.LTable)
+	strLib.RawSetString("rep", L.NewFunction(luaStringRep))
+	mathLib := g.RawGetString("math").(*lua.LTable)
+	mathLib.RawSetString("mod", mathLib.RawGetString("fmod"))
+	// gopher-lua's math.huge is the largest finite double; Lua's is +inf.
+	mathLib.RawSetString("huge", lua.LNumber(math.Inf(1)))
+	libs := map[string]*lua.LTable{
+		"string":    g.RawGetString("string").(*lua.LTable),
+		"table":     g.RawGetString("table").(*lua.LTable),
+		"math":      mathLib,
+		"coroutine": g.RawGetString("coroutine").(*lua.LTable),
+		"cjson":     openCjson(L),
+		"bit":       openBit(L),
+		"struct":    openStruct(L),
+		"cmsgpack":  openCmsgpack(L),
+	}
+	for name, lib := range libs {
+		s.store.RawSetString(name, s.protect(lib))
+	}
+	// ("x"):upper() finds string through the string metatable, which every
+	// script shares: it must lead to the protected library too.
+	if smt, ok := L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
+		smt.RawSetString("__index", s.store.RawGetString("string"))
+		smt.RawSetString("__metatable", s.readonlyView(smt))
+		s.readonly[smt] = true
+	}
+	s.redis = s.newRedisTable()
+	s.store.RawSetString("redis", s.protect(s.redis))
+
+	// _G as scripts see it: an empty proxy that reads through to the store
+	// and refuses writes. Reads of names the store lacks fail loudly, as in
+	// Redis, instead of yielding nil.
+	s.proxy = L.NewTable()
+	s.store.RawSetString("_G", s.proxy)
+	storeMeta := L.NewTable()
+	storeMeta.RawSetString("__index", L.NewFunction(luaMissingGlobal))
+	L.SetMetatable(s.store, storeMeta)
+	s.proxyMeta = s.protectWith(s.proxy, s.store)
+	if functions {
+		s.loadAPI = s.newLoadAPI()
+	}
+	L.G.Global = s.store
+	L.Env = s.proxy
+	s.errfn = L.NewFunction(s.errorHandler)
+	if !functions {
+		s.store.RawSetString("__redis__err__handler", s.errfn)
+	}
+	return s
+}
+
+func (s *sandbox) unproxy(v lua.LValue) lua.LValue {
+	if t, ok := v.(*lua.LTable); ok {
+		if target, ok := s.targets[t]; ok {
+			return target
+		}
+	}
+	return v
+}
+
+func (s *sandbox) next(L *lua.LState) int {
+	t, ok := s.unproxy(L.Get(1)).(*lua.LTable)
+	if !ok {
+		L.TypeError(1, lua.LTTable)
+	}
+	k, v := t.Next(L.Get(2))
+	if k == lua.LNil {
+		L.Push(lua.LNil)
+		return 1
+	}
+	L.Push(k)
+	L.Push(v)
+	return 2
+}
+
+func (s *sandbox) pairs(L *lua.LState) int {
+	t := L.CheckTable(1)
+	L.Push(s.store.RawGetString("next"))
+	L.Push(s.unproxy(t))
+	L.Push(lua.LNil)
+	return 3
+}
+
+// protect returns a read-only proxy of lib.
+func (s *sandbox) protect(lib *lua.LTable) *lua.LTable {
+	p := s.L.NewTable()
+	s.protectWith(p, lib)
+	return p
+}
+
+func (s *sandbox) protectWith(p, target *lua.LTable) *lua.LTable {
+	mt := s.L.NewTable()
+	mt.RawSetString("__index", target)
+	mt.RawSetString("__newindex", s.L.NewFunction(luaReadonlyWrite))
+	mt.RawSetString("__metatable", s.readonlyView(mt))
+	s.L.SetMetatable(p, mt)
+	s.readonly[p] = true
+	s.readonly[target] = true
+	s.targets[p] = target
+	return mt
+}
+
+// readonlyView is what getmetatable returns for a protected table: a
+// read-only window on its metatable, so a script can look (Redis lets it)
+// but cannot unhook the protection for the scripts after it.
+func (s *sandbox) readonlyView(t *lua.LTable) *lua.LTable {
+	v := s.L.NewTable()
+	mt := s.L.NewTable()
+	mt.RawSetString("__index", t)
+	mt.RawSetString("__newindex", s.L.NewFunction(luaReadonlyWrite))
+	mt.RawSetString("__metatable", lua.LFalse)
+	s.L.SetMetatable(v, mt)
+	s.readonly[v] = true
+	return v
+}
+
+func luaReadonlyWrite(L *lua.LState) int {
+	L.RaiseError(luaErrReadonlyTable)
+	return 0
+}
+
+func luaMissingGlobal(L *lua.LState) int {
+	L.RaiseError(luaErrGlobalAccess, lua.LVAsString(L.Get(2)))
+	return 0
+}
+
+func (s *sandbox) rawset(L *lua.LState) int {
+	t := L.CheckTable(1)
+	if s.readonly[t] {
+		L.Error(lua.LString(luaErrReadonlyTable), 0)
+	}
+	L.RawSet(t, L.CheckAny(2), L.CheckAny(3))
+	L.SetTop(1)
+	return 1
+}
+
+func (s *sandbox) setmetatable(L *lua.LState) int {
+	if t, ok := L.Get(1).(*lua.LTable); ok && s.readonly[t] {
+		L.Error(lua.LString(luaErrReadonlyTable), 0)
+	}
+	L.CheckTypes(2, lua.LTNil, lua.LTTable)
+	obj := L.Get(1)
+	if mt, ok := L.GetMetatable(obj).(*lua.LTable); ok && mt.RawGetString("__metatable") != lua.LNil {
+		L.RaiseError("cannot change a protected metatable")
+	}
+	L.SetMetatable(obj, L.Get(2))
+	L.SetTop(1)
+	return 1
+}
+
+// loadstring and load compile into the script environment (the read-only
+// _G), under the chunk name Lua 5.1 would give them.
+func (s *sandbox) loadstring(L *lua.LState) int {
+	src := L.CheckString(1)
+	name := L.OptString(2, src)
+	return s.compileChunk(L, src, name)
+}
+
+func (s *sandbox) load(L *lua.LState) int {
+	fn := L.CheckFunction(1)
+	name := L.OptString(2, "=(load)")
+	var b strings.Builder
+	for i := 0; i < 1<<20; i++ {
+		L.Push(fn)
+		L.Call(0, 1)
+		v := L.Get(-1)
+		L.Pop(1)
+		str, ok := v.(lua.LString)
+		if !ok || str == "" {
+			break
+		}
+		b.WriteString(string(str))
+	}
+	return s.compileChunk(L, b.String(), name)
+}
+
+func (s *sandbox) compileChunk(L *lua.LState, src, name string) int {
+	if strings.HasPrefix(src, "\x1bLua") {
+		L.Push(lua.LNil)
+		L.Push(lua.LString("bytecode not allowed"))
+		return 2
+	}
+	display := chunkDisplayName(name)
+	proto, err := compileLua(src, display)
+	if err != nil {
+		L.Push(lua.LNil)
+		L.Push(lua.LString(err.Error()))
+		return 2
+	}
+	if len(s.sources) > 1024 {
+		s.sources = map[string]string{"user_script": "@user_script", "user_function": "@user_function"}
+	}
+	s.sources[display] = name
+	fn := L.NewFunctionFromProto(proto)
+	fn.Env = s.proxy
+	L.Push(fn)
+	return 1
+}
+
+// chunkDisplayName mirrors luaO_chunkid: "=name" and "@name" are shown
+// bare, a source string as [string "first line..."].
+func chunkDisplayName(name string) string {
+	if strings.HasPrefix(name, "=") || strings.HasPrefix(name, "@") {
+		return name[1:]
+	}
+	line, _, cut := strings.Cut(name, "\n")
+	const max = 60 - len(`[string "..."]`)
+	if cut || len(line) > max {
+		if len(line) > max {
+			line = line[:max]
+		}
+		return `[string "` + line + `..."]`
+	}
+	return `[string "` + line + `"]`
+}
+
+// maxStringSize caps what one Go-implemented string function may build: a
+// Go call cannot be interrupted by the time limit, and an unbounded
+// string.rep would take the whole test process down where Redis's Lua fails
+// with "not enough memory".
+const maxStringSize = 512 << 20
+
+func luaStringRep(L *lua.LState) int {
+	str := L.CheckString(1)
+	n := L.CheckInt(2)
+	if n <= 0 || str == "" {
+		L.Push(lua.LString(""))
+		return 1
+	}
+	if n > maxStringSize/len(str) {
+		L.RaiseError("not enough memory")
+	}
+	L.Push(lua.LString(strings.Repeat(str, n)))
+	return 1
+}
+
+func luaGCInfo(L *lua.LState) int {
+	L.Push(lua.LNumber(64))
+	return 1
+}
+
+// luaToString formats numbers as Lua 5.1 does ("%.14g"); gopher-lua uses
+// Go's shortest representation.
+func luaToString(L *lua.LState) int {
+	v := L.CheckAny(1)
+	if n, ok := v.(lua.LNumber); ok {
+		L.Push(lua.LString(formatLuaNumber(float64(n))))
+		return 1
+	}
+	if ud, ok := v.(*lua.LUserData); ok {
+		if _, null := ud.Value.(cjsonNull); null {
+			L.Push(lua.LString("userdata: (nil)"))
+			return 1
+		}
+	}
+	L.Push(L.ToStringMeta(v))
+	return 1
+}
+
+func formatLuaNumber(f float64) string {
+	switch {
+	case math.IsInf(f, 1):
+		return "inf"
+	case math.IsInf(f, -1):
+		return "-inf"
+	case math.IsNaN(f):
+		if math.Signbit(f) {
+			return "-nan"
+		}
+		return "nan"
+	}
+	return cFormatG(f, 14)
+}
+
+// cFormatG is C's printf("%.<prec>g").
+func cFormatG(f float64, prec int) string {
+	if f == 0 {
+		if math.Signbit(f) {
+			return "-0"
+		}
+		return "0"
+	}
+	exp := int(math.Floor(math.Log10(math.Abs(f))))
+	// Rounding can carry into the next decade (9.99...→10); let %e decide.
+	es := strconv.FormatFloat(f, 'e', prec-1, 64)
+	if i := strings.LastIndexByte(es, 'e'); i >= 0 {
+		exp, _ = strconv.Atoi(es[i+1:])
+	}
+	if exp < -4 || exp >= prec {
+		mant, e, _ := strings.Cut(es, "e")
+		if strings.Contains(mant, ".") {
+			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
+		}
+		sign := e[0]
+		digits := strings.TrimLeft(e[1:], "0")
+		for len(digits) < 2 {
+			digits = "0" + digits
+		}
+		return mant + "e" + string(sign) + digits
+	}
+	fs := strconv.FormatFloat(f, 'f', prec-1-exp, 64)
+	if strings.Contains(fs, ".") {
+		fs = strings.TrimRight(strings.TrimRight(fs, "0"), ".")
+	}
+	return fs
+}
+
+// redisPcall is Redis 7's pcall: an error table carrying an err string is
+// handed to the script as that string.
+func (s *sandbox) redisPcall(L *lua.LState) int {
+	L.CheckAny(1)
+	v := L.Get(1)
+	if v.Type() != lua.LTFunction && L.GetMetaField(v, "__call").Type() != lua.LTFunction {
+		L.Push(lua.LFalse)
+		L.Push(lua.LString("attempt to call a " + v.Type().String() + " value"))
+		return 2
+	}
+	nargs := L.GetTop() - 1
+	if err := L.PCall(nargs, lua.MultRet, s.pcallfn); err != nil {
+		var obj lua.LValue = lua.LString(err.Error())
+		if aerr, ok := err.(*lua.ApiError); ok {
+			obj = aerr.Object
+		}
+		switch o := obj.(type) {
+		case *lua.LTable:
+			if msg, ok := o.RawGetString("err").(lua.LString); ok {
+				obj = msg
+			}
+		}
+		L.Push(lua.LFalse)
+		L.Push(obj)
+		return 2
+	}
+	L.Insert(lua.LTrue, 1)
+	return L.GetTop()
+}
+
+// pcallHandler rewrites a runtime error into Lua 5.1's words while the
+// failing frame still exists; pcall then returns it.
+func pcallHandler(L *lua.LState) int {
+	v := L.Get(1)
+	if str, ok := v.(lua.LString); ok {
+		v = lua.LString(luaMessageAt(L, string(str), luaErrorFrame(L)))
+	}
+	L.Push(v)
+	return 1
+}
+
+func (s *sandbox) newRedisTable() *lua.LTable {
+	L := s.L
+	t := L.NewTable()
+	fns := map[string]lua.LGFunction{
+		"call":               func(L *lua.LState) int { return s.call(L, true) },
+		"pcall":              func(L *lua.LState) int { return s.call(L, false) },
+		"error_reply":        luaErrorReply,
+		"status_reply":       luaStatusReply,
+		"sha1hex":            luaSha1hex,
+		"log":                s.log,
+		"setresp":            s.setresp,
+		"set_repl":           s.setRepl,
+		"replicate_commands": func(L *lua.LState) int { L.Push(lua.LTrue); return 1 },
+		"breakpoint":         func(L *lua.LState) int { L.Push(lua.LFalse); return 1 },
+		"debug":              func(L *lua.LState) int { return 0 },
+		"acl_check_cmd":      s.aclCheckCmd,
+	}
+	for name, fn := range fns {
+		t.RawSetString(name, L.NewFunction(fn))
+	}
+	for name, v := range map[string]int{
+		"REPL_NONE": replNone, "REPL_AOF": replAOF, "REPL_SLAVE": replSlave,
+		"REPL_REPLICA": replSlave, "REPL_ALL": replAll,
+		"LOG_DEBUG": LogDebug, "LOG_VERBOSE": LogVerbose, "LOG_NOTICE": LogNotice, "LOG_WARNING": LogWarning,
+		"REDIS_VERSION_NUM": redisVersionNum,
+	} {
+		t.RawSetString(name, lua.LNumber(v))
+	}
+	t.RawSetString("REDIS_VERSION", lua.LString(RedisVersion))
+	return t
+}
+
+// errorTable is how Redis represents errors inside Lua: {err="CODE msg"}.
+// A message without a leading '-' gets the generic ERR code.
+func errorTable(L *lua.LState, msg string) *lua.LTable {
+	t := L.CreateTable(0, 1)
+	t.RawSetString("err", lua.LString(errorText(msg)))
+	return t
+}
+
+// errorText is luaPushErrorBuff's normalisation.
+func errorText(msg string) string {
+	code := "ERR"
+	if strings.HasPrefix(msg, "-") {
+		if c, rest, ok := strings.Cut(msg[1:], " "); ok {
+			code, msg = c, rest
+		} else {
+			msg = msg[1:]
+		}
+	}
+	msg = strings.TrimRight(msg, "\r\n")
+	return code + " " + msg
+}
+
+// luaErrorReply and luaStatusReply answer bad arguments with an error
+// table they return, not raise: Redis's quirk, kept.
+func luaErrorReply(L *lua.LState) int {
+	msg, ok := L.Get(1).(lua.LString)
+	if L.GetTop() != 1 || !ok {
+		L.Push(errorTable(L, luaErrWrongArgs))
+		return 1
+	}
+	s := string(msg)
+	if !strings.HasPrefix(s, "-") {
+		s = "-" + s
+	}
+	L.Push(errorTable(L, s))
+	return 1
+}
+
+func luaStatusReply(L *lua.LState) int {
+	msg, ok := L.Get(1).(lua.LString)
+	if L.GetTop() != 1 || !ok {
+		L.Push(errorTable(L, luaErrWrongArgs))
+		return 1
+	}
+	t := L.CreateTable(0, 1)
+	t.RawSetString("ok", msg)
+	L.Push(t)
+	return 1
+}
+
+func luaSha1hex(L *lua.LState) int {
+	if L.GetTop() != 1 {
+		L.Push(errorTable(L, luaErrWrongNumArgs))
+		L.Error(L.Get(-1), 0)
+		return 0
+	}
+	s, _ := luaArgString(L.Get(1))
+	L.Push(lua.LString(sha1Hex(s)))
+	return 1
+}
+
+// luaArgString is lua_tolstring: strings and numbers convert, nothing else.
+func luaArgString(v lua.LValue) (string, bool) {
+	switch v := v.(type) {
+	case lua.LString:
+		return string(v), true
+	case lua.LNumber:
+		return formatLuaNumber(float64(v)), true
+	}
+	return "", false
+}
+
+func sha1Hex(s string) string {
+	h := sha1.Sum([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+func (s *sandbox) log(L *lua.LState) int {
+	if L.GetTop() < 2 {
+		L.Push(errorTable(L, luaErrLogArgs))
+		L.Error(L.Get(-1), 0)
+		return 0
+	}
+	level, ok := L.Get(1).(lua.LNumber)
+	if !ok {
+		L.Push(errorTable(L, luaErrLogLevel))
+		L.Error(L.Get(-1), 0)
+		return 0
+	}
+	if level < LogDebug || level > LogWarning {
+		L.Push(errorTable(L, luaErrLogInvalidLevel))
+		L.Error(L.Get(-1), 0)
+		return 0
+	}
+	parts := make([]string, 0, L.GetTop()-1)
+	for i := 2; i <= L.GetTop(); i++ {
+		str, _ := luaArgString(L.Get(i))
+		parts = append(parts, str)
+	}
+	if s.e.opts.log != nil {
+		s.e.opts.log(int(level), strings.Join(parts, " "))
+	}
+	return 0
+}
+
+func (s *sandbox) setresp(L *lua.LState) int {
+	if L.GetTop() != 1 {
+		L.Push(errorTable(L, "redis.setresp() requires one argument."))
+		L.Error(L.Get(-1), 0)
+		return 0
+	}
+	n, ok := L.Get(1).(lua.LNumber)
+	if !ok || (n != 2 && n != 3) {
+		L.Push(errorTable(L, luaErrRespVersion))
+		L.Error(L.Get(-1), 0)
+		return 0
+	}
+	if s.run != nil {
+		s.run.resp3 = n == 3
+	}
+	return 0
+}
+
+func (s *sandbox) setRepl(L *lua.LState) int {
+	if L.GetTop() != 1 {
+		L.Push(errorTable(L, luaErrSetReplArgs))
+		L.Error(L.Get(-1), 0)
+		return 0
+	}
+	n, ok := L.Get(1).(lua.LNumber)
+	if !ok || int(n)&^replAll != 0 {
+		L.Push(errorTable(L, luaErrSetReplFlags))
+		L.Error(L.Get(-1), 0)
+		return 0
+	}
+	return 0
+}
+
+func (s *sandbox) aclCheckCmd(L *lua.LState) int {
+	if L.GetTop() < 1 {
+		L.Push(errorTable(L, luaErrNoArgs))
+		L.Error(L.Get(-1), 0)
+		return 0
+	}
+	name, _ := luaArgString(L.Get(1))
+	if _, ok := commandTable[strings.ToLower(name)]; !ok {
+		L.Push(errorTable(L, "Invalid command passed to redis.acl_check_cmd()"))
+		L.Error(L.Get(-1), 0)
+		return 0
+	}
+	// The default user may run everything.
+	L.Push(lua.LTrue)
+	return 1
+}
+
+// errorHandler is Redis's __redis__err__handler: it turns any error into
+// a table {err=..., source=..., line=...} naming where the script was when
+// it failed (the caller, when the failing function is a Go one).
+func (s *sandbox) errorHandler(L *lua.LState) int {
+	v := L.Get(1)
+	dbg := luaErrorFrame(L)
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		t = L.CreateTable(0, 3)
+		str, _ := luaArgString(v)
+		if v == lua.LNil {
+			str = "nil"
+		} else if _, isStr := v.(lua.LString); !isStr {
+			if _, isNum := v.(lua.LNumber); !isNum {
+				str = L.ToStringMeta(v).String()
+			}
+		}
+		t.RawSetString("err", lua.LString("ERR "+luaMessageAt(L, str, dbg)))
+	}
+	if dbg != nil {
+		src, ok := s.sources[dbg.Source]
+		if !ok {
+			src = "@" + dbg.Source
+		}
+		t.RawSetString("source", lua.LString(src))
+		t.RawSetString("line", lua.LNumber(dbg.CurrentLine))
+	}
+	L.Push(t)
+	return 1
+}
+
+// luaErrorFrame finds, from inside an error handler, the Lua function that
+// was running when the error was raised (its caller, when a Go function
+// raised it), as __redis__err__handler's dbg.getinfo(2)/(3) does.
+func luaErrorFrame(L *lua.LState) *lua.Debug {
+	for level := 1; level < 4; level++ {
+		dbg, ok := L.GetStack(level)
+		if !ok {
+			return nil
+		}
+		if _, err := L.GetInfo("Sl", dbg, lua.LNil); err != nil {
+			return nil
+		}
+		if dbg.What == "G" || dbg.CurrentLine < 0 {
+			continue
+		}
+		return dbg
+	}
+	return nil
+}
+
+// errorFromLua renders a script error the way Redis replies it:
+// "<msg> script: <name>, on <source>:<line>."
+func errorFromLua(v lua.LValue, name string) string {
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		return "ERR " + lua.LVAsString(v)
+	}
+	msg := "ERR unknown error"
+	if m, ok := t.RawGetString("err").(lua.LString); ok {
+		msg = string(m)
+	}
+	src, _ := t.RawGetString("source").(lua.LString)
+	line, _ := t.RawGetString("line").(lua.LNumber)
+	if src != "" {
+		return fmt.Sprintf("%s script: %s, on %s:%d.", msg, name, src, int(line))
+	}
+	return msg
+}
