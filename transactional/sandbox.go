@@ -97,6 +97,7 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	s.store.RawSetString("rawset", L.NewFunction(s.rawset))
 	s.store.RawSetString("setmetatable", L.NewFunction(s.setmetatable))
 	s.store.RawSetString("tostring", L.NewFunction(luaToString))
+	s.store.RawSetString("tonumber", L.NewFunction(luaToNumber))
 	s.store.RawSetString("loadstring", L.NewFunction(s.loadstring))
 	s.store.RawSetString("load", L.NewFunction(s.load))
 	s.store.RawSetString("next", L.NewFunction(s.next))
