@@ -111,7 +111,6 @@ func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
 }
 
-
 func nanChars(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
