@@ -353,6 +353,7 @@ var cases = []tcase{
 	simple("math/mod", "return math.mod(7, 3)"),
 	simple("unpack/select", "return {select('#', unpack({1, 2, 3})), select(2, 'a', 'b', 'c')}"),
 	simple("tonumber/conversions", "return {tonumber('10'), tonumber('0x10'), tonumber('z', 36), tonumber(' 5 '), tostring(tonumber('x'))}"),
+	simple("tonumber/strtod-forms", "return {tostring(tonumber('1e15')), tostring(tonumber('0x1A')), tostring(tonumber(' 5 ')), tostring(tonumber('inf')), tostring(tonumber('nan')), tostring(tonumber('1e')), tostring(tonumber('10', 2)), tostring(tonumber('z', 36)), tostring(tonumber(''))}"),
 	simple("coroutine/basic", "local co = coroutine.create(function(a) local b = coroutine.yield(a + 1); return b * 2 end); local _, x = coroutine.resume(co, 1); local _, y = coroutine.resume(co, 10); return {x, y, coroutine.status(co)}"),
 
 	// Seed-style scripts: rate limiter, lock, queue.
