@@ -54,20 +54,28 @@ func luaToNumber(L *lua.LState) int {
 // isCSpace is C's isspace in the C locale.
 func isCSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 
-// str2d is luaO_str2d over glibc's strtod: a whole string (to its first NUL,
-// where C stops reading) that is one number between optional blanks.
-func str2d(s string) (float64, bool) {
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		s = s[:i]
+// cPrefix reads what C's number parsers skip: s ends at its first NUL, then
+// leading blanks and an optional sign. start is where the sign (or number)
+// begins, i where the digits do.
+func cPrefix(s string) (cs string, start, i int, neg bool) {
+	if n := strings.IndexByte(s, 0); n >= 0 {
+		s = s[:n]
 	}
-	i := 0
 	for i < len(s) && isCSpace(s[i]) {
 		i++
 	}
-	start := i
+	start = i
 	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
 		i++
 	}
+	return s, start, i, neg
+}
+
+// str2d is luaO_str2d over glibc's strtod: a whole string (to its first NUL,
+// where C stops reading) that is one number between optional blanks.
+func str2d(s string) (float64, bool) {
+	s, start, i, _ := cPrefix(s)
 	var f float64
 	end, ok, word := 0, false, true
 	rest := s[i:]
@@ -200,18 +208,7 @@ func isRange(err error) bool {
 // strtoul reads an unsigned integer in base (with C's optional sign and,
 // for base 16, 0x prefix), then blanks, to the end of s.
 func strtoul(s string, base int) (float64, bool) {
-	if i := strings.IndexByte(s, 0); i >= 0 {
-		s = s[:i]
-	}
-	i := 0
-	for i < len(s) && isCSpace(s[i]) {
-		i++
-	}
-	neg := false
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		neg = s[i] == '-'
-		i++
-	}
+	s, _, i, neg := cPrefix(s)
 	if base == 16 && i+1 < len(s) && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') {
 		i += 2
 	}
