@@ -30,19 +30,46 @@ type Library struct {
 	// Helpers maps an include path (relative to Dir, slash-separated) to its
 	// Lua text; included files are helpers, not entry points.
 	Helpers map[string]string
+
+	inc *includer // the files of `--- @include` lines, read once
 }
 
 // Libraries groups scripts by directory and reads their includes. Scripts
 // that another script of their directory includes are helpers: they are
 // pasted into their includers, not bundled on their own.
+//
+// Files that a `--- @include "path"` line names, from any directory, are
+// helpers too, and are left out even when they sit in a directory of their
+// own (BullMQ keeps them in includes/).
 func Libraries(scripts []*script.Script) ([]*Library, error) {
+	in := &includer{files: map[string]string{}}
+	included := map[string]bool{}
+	failed := map[*script.Script]error{}
+	for _, s := range scripts {
+		files, err := in.closure(s.Path, rawBody(s))
+		if err != nil {
+			failed[s] = err
+			continue
+		}
+		for f := range files {
+			included[f] = true
+		}
+	}
 	byDir := map[string]*Library{}
 	var dirs []string
+	var errs []string
 	for _, s := range scripts {
+		if included[filepath.Clean(s.Path)] {
+			continue
+		}
+		if err := failed[s]; err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
 		dir := filepath.Dir(s.Path)
 		l := byDir[dir]
 		if l == nil {
-			l = &Library{Dir: dir, Name: libName(dir), Helpers: map[string]string{}}
+			l = &Library{Dir: dir, Name: libName(dir), Helpers: map[string]string{}, inc: in}
 			byDir[dir] = l
 			dirs = append(dirs, dir)
 		}
@@ -51,7 +78,6 @@ func Libraries(scripts []*script.Script) ([]*Library, error) {
 	sort.Strings(dirs)
 	names := map[string]string{}
 	out := make([]*Library, 0, len(dirs))
-	var errs []string
 	for _, dir := range dirs {
 		l := byDir[dir]
 		if l.Name == "" {
@@ -96,6 +122,16 @@ func (l *Library) readHelpers() error {
 			}
 			if _, err := script.ParseLua(path.Join(filepath.ToSlash(l.Dir), inc), text); err != nil {
 				return err
+			}
+			// A helper's own @include lines are resolved from where it is.
+			files, err := l.inc.closure(l.helperPath(inc), text)
+			if err != nil {
+				return err
+			}
+			for f := range files {
+				if rel, err := filepath.Rel(l.Dir, f); err == nil {
+					included[filepath.ToSlash(rel)] = true
+				}
 			}
 			l.Helpers[inc] = withNewline(text)
 			included[inc] = true
@@ -179,17 +215,50 @@ func (l *Library) EvalSource(s *script.Script) (string, error) {
 		b.WriteString("#!lua flags=" + strings.Join(flags, ",") + "\n")
 	}
 	var code strings.Builder
+	seen := map[string]bool{filepath.Clean(s.Path): true}
 	for _, inc := range s.Include {
 		code.WriteString("-- include: " + inc + "\n")
-		code.WriteString(l.Helpers[inc])
+		seen[l.helperPath(inc)] = true
+		text, err := l.expand(l.helperPath(inc), l.Helpers[inc], seen)
+		if err != nil {
+			return "", err
+		}
+		code.WriteString(text)
 	}
-	code.WriteString(l.body(s))
+	body, err := l.expand(s.Path, l.body(s), seen)
+	if err != nil {
+		return "", err
+	}
+	code.WriteString(body)
 	if s.Has(script.Transactional) {
 		b.WriteString(prelude.Wrap(code.String()))
 	} else {
 		b.WriteString(code.String())
 	}
 	return b.String(), nil
+}
+
+// helperPath is the OS path of a `--! include:` helper, as @include lines
+// inside it are resolved from.
+func (l *Library) helperPath(inc string) string {
+	return filepath.Clean(filepath.Join(l.Dir, filepath.FromSlash(inc)))
+}
+
+// expand pastes the @include files of src, read from file.
+func (l *Library) expand(file, src string, seen map[string]bool) (string, error) {
+	if l.inc == nil {
+		l.inc = &includer{files: map[string]string{}}
+	}
+	return l.inc.expand(file, src, seen)
+}
+
+// rawBody is the script's Lua with the shebang line blanked: line numbers
+// as in the file, for positions in errors.
+func rawBody(s *script.Script) string {
+	if s.Body == "" {
+		return string(s.Source)
+	}
+	return s.Body
 }
 
 // body is the script's own Lua without the shebang line (the bundler writes
@@ -248,13 +317,28 @@ func (l *Library) libraryCode() (string, error) {
 		incs = append(incs, inc)
 	}
 	sort.Strings(incs)
+	shared := map[string]bool{}
+	for _, inc := range incs {
+		shared[l.helperPath(inc)] = true
+	}
 	for _, inc := range incs {
 		b.WriteString("\n-- include: " + inc + "\n")
-		b.WriteString(l.Helpers[inc])
+		text, err := l.expand(l.helperPath(inc), l.Helpers[inc], shared)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(text)
 	}
 	transactional := false
 	for _, s := range l.Scripts {
-		body := l.body(s)
+		seen := map[string]bool{filepath.Clean(s.Path): true}
+		for p := range shared {
+			seen[p] = true
+		}
+		body, err := l.expand(s.Path, l.body(s), seen)
+		if err != nil {
+			return "", err
+		}
 		if s.Has(script.Transactional) {
 			transactional = true
 			body = prelude.Run(body)

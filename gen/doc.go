@@ -22,6 +22,16 @@
 // library a helper runs once at load time, outside any call, so it may only
 // define functions and constants; KEYS and ARGV reach it as parameters.
 //
+// BullMQ's include form, a `--- @include "path"` comment line, is resolved
+// as package lint resolves it and pasted where the line is, recursively,
+// each file once per script (see include.go): such helpers may use the
+// includer's locals, so in a library they go into each function's body.
+// A file that either form includes is a helper, never an entry point.
+//
+// A script whose keys have patterns (`key: name = pattern`, see package
+// script) also gets key helpers: a function per key and a constructor of
+// the keys struct that takes the shared hash tag once (see keys.go).
+//
 // A script flagged transactional is wrapped in the rollback prelude of
 // package transactional/prelude: its EVAL file as a whole (helpers
 // included), and in a library the prelude is declared once before the

@@ -147,6 +147,14 @@ func checkNames(l *Library) error {
 			}
 			owner[n] = "script " + s.Name
 		}
+		for _, n := range keyHelperNames(s) {
+			if prev, dup := owner[n]; dup {
+				errs = append(errs, fmt.Sprintf("%s: script %s: Go name %s is taken by %s; rename the script or the key", s.Path, s.Name, n, prev))
+				continue
+			}
+			owner[n] = "script " + s.Name
+		}
+		errs = append(errs, checkKeyParams(s)...)
 		fieldOwner := map[string]string{}
 		for _, k := range s.Keys {
 			if prev, dup := fieldOwner["k"+exported(k.Name)]; dup {
@@ -310,6 +318,7 @@ func renderScript(l *Library, s *script.Script, pkg string) ([]byte, error) {
 	f := newFile(pkg)
 	g.descriptor(f)
 	g.keysType(f)
+	g.keyHelpers(f)
 	g.argsType(f)
 	g.resultType(f)
 	g.cmdType(f)
@@ -342,6 +351,9 @@ func (g *scriptGen) keysType(f *jen.File) {
 			doc := k.Doc
 			if k.Variadic {
 				doc = strings.TrimSpace(doc + " (the remaining KEYS)")
+			}
+			if k.Pattern != nil {
+				doc = strings.TrimSpace(doc + " (" + keyFunc(g.s, k) + ": " + k.Pattern.Text + ")")
 			}
 			if doc != "" {
 				st.Comment(exported(k.Name) + ": " + doc)

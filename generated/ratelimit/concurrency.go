@@ -12,12 +12,12 @@ var concurrencyScript = &script{
 	fn:   "ratelimit_concurrency",
 	name: "concurrency",
 	ro:   false,
-	sha:  "75bb6d1c1a85158ae6076e5a06c61d149a062470",
+	sha:  "60818882978f743c4967e3d5dbab54f12ddaa08e",
 	src: `--! name: concurrency
 --! doc: Concurrent requests limiter (Stripe's): at most limit requests in
 --! doc: flight at once. A request acquires a slot under its own id, releases
 --! doc: it when done, and a slot whose holder died frees itself after ttl_ms.
---! key: slots             sorted set: request id → when its slot expires (ms)
+--! key: slots = rl:{id}:concurrency  sorted set: request id → when its slot expires (ms)
 --! arg: limit int         slots (> 0)
 --! arg: request_id string unique per request; acquiring it again extends its slot
 --! arg: ttl_ms int        how long a slot outlives a holder that never releases (> 0)
@@ -105,8 +105,18 @@ return {allowed, math.max(0, limit - held), -1, reset}
 
 // ConcurrencyKeys are the KEYS of concurrency, in order.
 type ConcurrencyKeys struct {
-	// Slots: sorted set: request id → when its slot expires (ms)
+	// Slots: sorted set: request id → when its slot expires (ms) (ConcurrencySlotsKey: rl:{id}:concurrency)
 	Slots string
+}
+
+// ConcurrencySlotsKey returns the slots key of concurrency: rl:{id}:concurrency.
+func ConcurrencySlotsKey(id string) string {
+	return "rl:{" + id + "}:concurrency"
+}
+
+// NewConcurrencyKeys builds the keys of concurrency from their patterns.
+func NewConcurrencyKeys(id string) ConcurrencyKeys {
+	return ConcurrencyKeys{Slots: ConcurrencySlotsKey(id)}
 }
 
 // ConcurrencyArgs are the ARGV of concurrency, in order.

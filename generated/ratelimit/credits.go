@@ -12,13 +12,13 @@ var creditsScript = &script{
 	fn:   "ratelimit_credits",
 	name: "credits",
 	ro:   false,
-	sha:  "fe446230bb0c6e441a6632f3ab3dde7424ec5262",
+	sha:  "92fa24f0bdf799795c0b78ef7b042866f5a99669",
 	src: `--! name: credits
 --! doc: Credits of a shared resource (seed 004's strategy 2): credits units
 --! doc: per timeframe of window_ms, whoever asks first gets them. A timeframe
 --! doc: starts with the first request after the last one ended, and when the
 --! doc: credits run out everyone waits for the next. One key per resource.
---! key: pool              hash {s = timeframe start ms, u = credits used}
+--! key: pool = rl:{resource}:credits  hash {s = timeframe start ms, u = credits used}
 --! arg: credits int       credits per timeframe (> 0)
 --! arg: window_ms int     the timeframe's length (> 0)
 --! arg: cost int = 1      credits this request takes (0 only looks)
@@ -92,8 +92,18 @@ return {1, credits - used, -1, reset}
 
 // CreditsKeys are the KEYS of credits, in order.
 type CreditsKeys struct {
-	// Pool: hash {s = timeframe start ms, u = credits used}
+	// Pool: hash {s = timeframe start ms, u = credits used} (CreditsPoolKey: rl:{resource}:credits)
 	Pool string
+}
+
+// CreditsPoolKey returns the pool key of credits: rl:{resource}:credits.
+func CreditsPoolKey(resource string) string {
+	return "rl:{" + resource + "}:credits"
+}
+
+// NewCreditsKeys builds the keys of credits from their patterns.
+func NewCreditsKeys(resource string) CreditsKeys {
+	return CreditsKeys{Pool: CreditsPoolKey(resource)}
 }
 
 // CreditsArgs are the ARGV of credits, in order.

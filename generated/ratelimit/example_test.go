@@ -32,7 +32,7 @@ func ExampleScripts_Gate() {
 	ctx := context.Background()
 
 	var scripts ratelimit.Scripts
-	keys := ratelimit.GateKeys{Gate: ratelimit.Tag("bob", "feeding")}
+	keys := ratelimit.NewGateKeys("bob", "feeding")
 	for i := 0; i < 2; i++ {
 		res, err := scripts.Gate(ctx, rdb, keys, ratelimit.GateArgs{IntervalMs: 10_000})
 		if err != nil {
@@ -54,7 +54,7 @@ func ExampleScripts_TokenBucket() {
 	ctx := context.Background()
 
 	var scripts ratelimit.Scripts
-	keys := ratelimit.TokenBucketKeys{Bucket: ratelimit.Tag("user42", "api")}
+	keys := ratelimit.NewTokenBucketKeys("user42")
 	now := int64(1_700_000_000_000)
 	for i := 0; i < 4; i++ {
 		res, err := scripts.TokenBucket(ctx, rdb, keys, ratelimit.TokenBucketArgs{Capacity: 3, Rate: 1, PeriodMs: 1000, NowMs: &now})
@@ -83,4 +83,15 @@ func ExampleCrossSlotError() {
 	fmt.Println(errors.As(err, &cs), cs.Slots)
 	// Output:
 	// true [8000 13037]
+}
+
+// The keys of a call, built from the patterns in the scripts' headers: one
+// hash tag for all of them, so one cluster slot.
+func ExampleNewWindowKeys() {
+	keys := ratelimit.NewWindowKeys("user42", "user", "ip:10.0.0.1")
+	fmt.Println(keys.Ids)
+	fmt.Println(ratelimit.GateKey("user42", "feeding"))
+	// Output:
+	// [rl:{user42}:window:user rl:{user42}:window:ip:10.0.0.1]
+	// gate:{user42}:feeding
 }

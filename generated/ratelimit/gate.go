@@ -12,13 +12,13 @@ var gateScript = &script{
 	fn:   "ratelimit_gate",
 	name: "gate",
 	ro:   false,
-	sha:  "d5e68ac78bdd735da3ee2bcc454eb76a3f79630c",
+	sha:  "42fa278c211331c45287258672a630885150a3f3",
 	src: `--! name: gate
 --! doc: Uniform rate limiter (a gate): each caller may pass once per interval.
 --! doc: The first call creates the gate key with a TTL of one interval; while it
 --! doc: lives every call is refused and told how long to wait. One key per
 --! doc: caller and resource, e.g. "gate:{user42}:feeding".
---! key: gate              the caller's gate; exists while the caller must wait
+--! key: gate = gate:{caller}:<resource>  the caller's gate; exists while the caller must wait
 --! arg: interval_ms int   how long a pass closes the gate, in milliseconds (> 0)
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --
@@ -55,8 +55,18 @@ return {0, 0, wait, wait}
 
 // GateKeys are the KEYS of gate, in order.
 type GateKeys struct {
-	// Gate: the caller's gate; exists while the caller must wait
+	// Gate: the caller's gate; exists while the caller must wait (GateKey: gate:{caller}:<resource>)
 	Gate string
+}
+
+// GateKey returns the gate key of gate: gate:{caller}:<resource>.
+func GateKey(caller, resource string) string {
+	return "gate:{" + caller + "}:" + resource
+}
+
+// NewGateKeys builds the keys of gate from their patterns.
+func NewGateKeys(caller, resource string) GateKeys {
+	return GateKeys{Gate: GateKey(caller, resource)}
 }
 
 // GateArgs are the ARGV of gate, in order.

@@ -12,13 +12,13 @@ var gcraScript = &script{
 	fn:   "ratelimit_gcra",
 	name: "gcra",
 	ro:   false,
-	sha:  "068dfa3c31d8d4a58adfc734d353531fee41d2a2",
+	sha:  "144df334fee8bd6a907287ab51ea096b5789c80e",
 	src: `--! name: gcra
 --! doc: Generic cell rate algorithm with go-redis/redis_rate's semantics: rate
 --! doc: requests per period_ms, bursts of up to burst, a request of cost units
 --! doc: passes whole or not at all. One number per key, the theoretical arrival
 --! doc: time (TAT), which expires when it is no longer in the future.
---! key: tat               string: the theoretical arrival time, in ms since the epoch
+--! key: tat = rl:{id}:gcra  string: the theoretical arrival time, in ms since the epoch
 --! arg: rate int          requests per period (> 0)
 --! arg: burst int         the most requests at once (>= 0; redis_rate's PerSecond(n) uses n)
 --! arg: period_ms int     (> 0)
@@ -99,8 +99,18 @@ return {1, math.floor(remaining + 1e-6), -1, up(reset)}
 
 // GcraKeys are the KEYS of gcra, in order.
 type GcraKeys struct {
-	// Tat: string: the theoretical arrival time, in ms since the epoch
+	// Tat: string: the theoretical arrival time, in ms since the epoch (GcraTatKey: rl:{id}:gcra)
 	Tat string
+}
+
+// GcraTatKey returns the tat key of gcra: rl:{id}:gcra.
+func GcraTatKey(id string) string {
+	return "rl:{" + id + "}:gcra"
+}
+
+// NewGcraKeys builds the keys of gcra from their patterns.
+func NewGcraKeys(id string) GcraKeys {
+	return GcraKeys{Tat: GcraTatKey(id)}
 }
 
 // GcraArgs are the ARGV of gcra, in order.

@@ -12,14 +12,14 @@ var logScript = &script{
 	fn:   "ratelimit_log",
 	name: "log",
 	ro:   false,
-	sha:  "79245881308b115a3c1c57a55d2ff0ec9be68e16",
+	sha:  "6651dc80700bcf6ccc81b655c6c399f92a40174d",
 	src: `--! name: log
 --! doc: Sliding log (seed 003, fixed): every admitted request is a sorted-set
 --! doc: entry scored by its time, and a request passes when each key has fewer
 --! doc: than its limit entries inside its window. Several keys, each with its
 --! doc: own window and limit (a client and the resource it shares), are
 --! doc: charged all or nothing: one refusal refuses the request everywhere.
---! key: logs...           one sorted set per limited party, all in one slot
+--! key: logs... = rl:{tag}:log:<party>  one sorted set per limited party, all in one slot
 --! arg: limits json       [[window_ms, limit], …]: one pair per key, in KEYS order
 --! arg: cost int = 1      entries this request adds to each log (0 only looks)
 --! arg: now_ms int?       omitted: the server's TIME
@@ -142,8 +142,25 @@ return {1, remaining, -1, reset}
 
 // LogKeys are the KEYS of log, in order.
 type LogKeys struct {
-	// Logs: one sorted set per limited party, all in one slot (the remaining KEYS)
+	// Logs: one sorted set per limited party, all in one slot (the remaining KEYS) (LogLogsKeys: rl:{tag}:log:<party>)
 	Logs []string
+}
+
+// LogLogsKeys returns the logs keys of log, one per party: rl:{tag}:log:<party>.
+func LogLogsKeys(tag string, party ...string) []string {
+	keys := make([]string, len(party))
+	for i, v := range party {
+		keys[i] = "rl:{" + tag + "}:log:" + v
+	}
+	return keys
+}
+
+// NewLogKeys builds the keys of log from their patterns.
+// They share the hash tag {tag}, so they are in one cluster slot. A tag
+// that is empty or starts with '}' gives Redis no tag: the call's slot
+// check then refuses keys that landed in different slots.
+func NewLogKeys(tag string, party ...string) LogKeys {
+	return LogKeys{Logs: LogLogsKeys(tag, party...)}
 }
 
 // LogArgs are the ARGV of log, in order.

@@ -12,13 +12,13 @@ var queueScript = &script{
 	fn:   "ratelimit_queue",
 	name: "queue",
 	ro:   false,
-	sha:  "d3a0209b2b1fae683319c2d10e997eac6d9aeb8f",
+	sha:  "7d9a06e3d76ff29eeb8b369f7dffbcc347f67f33",
 	src: `--! name: queue
 --! doc: Request-coupled leaky bucket (seed 004): a request is admitted by being
 --! doc: appended to a bounded stream, and only while the stream holds fewer
 --! doc: than limit entries. Consumers drain it at their own pace (XREADGROUP,
 --! doc: then XACK and XDEL), so the rate is whatever they can process.
---! key: queue             the stream of admitted requests
+--! key: queue = rl:{id}:queue  the stream of admitted requests
 --! arg: limit int         the most entries waiting or in work (> 0)
 --! arg: fields string...  field value pairs of the request, stored in its entry
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int, id string
@@ -52,8 +52,18 @@ return {1, limit - len - 1, -1, 0, id}
 
 // QueueKeys are the KEYS of queue, in order.
 type QueueKeys struct {
-	// Queue: the stream of admitted requests
+	// Queue: the stream of admitted requests (QueueKey: rl:{id}:queue)
 	Queue string
+}
+
+// QueueKey returns the queue key of queue: rl:{id}:queue.
+func QueueKey(id string) string {
+	return "rl:{" + id + "}:queue"
+}
+
+// NewQueueKeys builds the keys of queue from their patterns.
+func NewQueueKeys(id string) QueueKeys {
+	return QueueKeys{Queue: QueueKey(id)}
 }
 
 // QueueArgs are the ARGV of queue, in order.

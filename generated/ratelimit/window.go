@@ -12,7 +12,7 @@ var windowScript = &script{
 	fn:   "ratelimit_window",
 	name: "window",
 	ro:   false,
-	sha:  "e42de98844521cde5d02a84e784eba877fca6f3e",
+	sha:  "8ffad7ee76d5ceeffb870da5c0821b108b1b99f2",
 	src: `--! name: window
 --! doc: Sliding and fixed windows (seed 001, part 2): several limits at once,
 --! doc: each [duration_ms, limit, precision_ms?]. A limit with a precision
@@ -21,7 +21,7 @@ var windowScript = &script{
 --! doc: live in one hash. Several identifiers (user and IP) are checked and
 --! doc: charged together: a request passes only if every limit of every
 --! doc: identifier has room for its cost.
---! key: ids...            one hash per identifier, all in one slot ({tag})
+--! key: ids... = rl:{tag}:window:<id>  one hash per identifier, all in one slot ({tag})
 --! arg: limits json       [[duration_ms, limit, precision_ms?], …], at least one
 --! arg: cost int = 1      weight of this request (0 only looks)
 --! arg: now_ms int?       omitted: the server's TIME
@@ -215,8 +215,25 @@ return {1, remaining, -1, reset}
 
 // WindowKeys are the KEYS of window, in order.
 type WindowKeys struct {
-	// Ids: one hash per identifier, all in one slot ({tag}) (the remaining KEYS)
+	// Ids: one hash per identifier, all in one slot ({tag}) (the remaining KEYS) (WindowIdsKeys: rl:{tag}:window:<id>)
 	Ids []string
+}
+
+// WindowIdsKeys returns the ids keys of window, one per id: rl:{tag}:window:<id>.
+func WindowIdsKeys(tag string, id ...string) []string {
+	keys := make([]string, len(id))
+	for i, v := range id {
+		keys[i] = "rl:{" + tag + "}:window:" + v
+	}
+	return keys
+}
+
+// NewWindowKeys builds the keys of window from their patterns.
+// They share the hash tag {tag}, so they are in one cluster slot. A tag
+// that is empty or starts with '}' gives Redis no tag: the call's slot
+// check then refuses keys that landed in different slots.
+func NewWindowKeys(tag string, id ...string) WindowKeys {
+	return WindowKeys{Ids: WindowIdsKeys(tag, id...)}
 }
 
 // WindowArgs are the ARGV of window, in order.

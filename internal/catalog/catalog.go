@@ -88,7 +88,12 @@ func section(b *bytes.Buffer, l *gen.Library, s *script.Script, opt Options, d s
 	if len(s.Keys) == 0 {
 		b.WriteString("None.\n")
 	} else {
-		b.WriteString("| # | key | holds |\n|---|---|---|\n")
+		patterns := s.KeyParams() != nil
+		if patterns {
+			b.WriteString("| # | key | pattern | holds |\n|---|---|---|---|\n")
+		} else {
+			b.WriteString("| # | key | holds |\n|---|---|---|\n")
+		}
 		for i, k := range s.Keys {
 			n := "`" + k.Name + "`"
 			pos := strconv.Itoa(i + 1)
@@ -96,7 +101,11 @@ func section(b *bytes.Buffer, l *gen.Library, s *script.Script, opt Options, d s
 				n = "`" + k.Name + "...`"
 				pos += "…"
 			}
-			fmt.Fprintf(b, "| %s | %s | %s |\n", pos, n, cell(k.Doc))
+			if patterns {
+				fmt.Fprintf(b, "| %s | %s | `%s` | %s |\n", pos, n, cell(k.Pattern.Text), cell(k.Doc))
+			} else {
+				fmt.Fprintf(b, "| %s | %s | %s |\n", pos, n, cell(k.Doc))
+			}
 		}
 		b.WriteString("\n" + hashTagAdvice(s) + "\n")
 	}
@@ -192,10 +201,34 @@ func callTail(s *script.Script) string {
 }
 
 func hashTagAdvice(s *script.Script) string {
+	if s.KeyParams() != nil {
+		return patternAdvice(s)
+	}
 	if len(s.Keys) == 1 && !s.VariadicKeys() {
 		return "One key: any name works on a cluster. Give it a hash tag (`rl:{user42}:" + s.Keys[0].Name + "`) when other keys of the same caller must share its slot."
 	}
 	return "All keys of one call must hash to one cluster slot: give them one hash tag, e.g. `{user42}:" + s.Keys[0].Name + "`. The Go wrapper checks this before any I/O and returns an error naming the slots."
+}
+
+// patternAdvice explains the keys' patterns and names the Go constructor
+// built from them.
+func patternAdvice(s *script.Script) string {
+	tags := map[string]bool{}
+	for _, k := range s.Keys {
+		tags[k.Pattern.Tag()] = true
+	}
+	tag := s.Keys[0].Pattern.Tag()
+	var b strings.Builder
+	fmt.Fprintf(&b, "In a pattern `{name}` is the hash tag, written with its braces, and `<name>` a plain part. `%s` builds ", gen.KeysConstructor(s))
+	switch {
+	case len(tags) > 1:
+		b.WriteString("every key from its pattern; their hash tags differ, which `allow-cross-slot-keys` permits.")
+	case len(s.Keys) == 1 && !s.VariadicKeys():
+		fmt.Fprintf(&b, "the key; `{%s}` alone decides its cluster slot, so other keys tagged with the same %s can share it.", tag, tag)
+	default:
+		fmt.Fprintf(&b, "every key with the same `{%s}`, so they share one cluster slot; keys filled in by hand are still checked before any I/O.", tag)
+	}
+	return b.String()
 }
 
 func flagMeaning(f script.Flag) string {
@@ -270,7 +303,14 @@ func goDecls(files map[string][]byte) (map[string]string, error) {
 		for _, d := range f.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
-				if d.Recv == nil || !d.Name.IsExported() || strings.HasSuffix(d.Name.Name, "Cmd") || recvName(d) != "Scripts" {
+				if d.Recv == nil {
+					// The key helpers: signature only.
+					if d.Name.IsExported() {
+						b.WriteString(strings.TrimSpace(text(d.Pos(), d.Body.Lbrace)) + "\n\n")
+					}
+					continue
+				}
+				if !d.Name.IsExported() || strings.HasSuffix(d.Name.Name, "Cmd") || recvName(d) != "Scripts" {
 					continue
 				}
 				b.WriteString(text(d.Pos(), d.Body.Lbrace) + "\n\n")

@@ -17,6 +17,30 @@
 //	--! returns: allowed bool, remaining int
 //	--! flags: transactional
 //
+// # Key patterns
+//
+// A key line may give the shape of the key's name after an `=`, the same
+// marker an arg line uses for its default:
+//
+//	--! key: bucket = rl:{user}:tb         the hash holding tokens
+//	--! key: gate = gate:{caller}:<resource>
+//	--! key: logs... = rl:{tag}:log:<party>
+//
+// A pattern is one word: literal text, exactly one hash tag {name}, and any
+// number of plain parts <name>. The hash tag's value is written inside the
+// braces, so by Redis Cluster's rule it alone decides the key's slot; a
+// second {…} would be ignored by Redis, so it is an error rather than a
+// surprise. A variadic key's pattern has exactly one plain part, filled from
+// each element of the tail. Across the keys of one script: every key has a
+// pattern or none does, and all use the same hash-tag name (unless the
+// script is flagged allow-cross-slot-keys), which is what lets gen emit a
+// constructor that takes the tag once and so cannot put the script's keys
+// in two slots. Braces in a key's doc text mean nothing: only a word after
+// `=` is a pattern, so headers written before patterns existed keep
+// parsing the same. The values are not checked here: a tag value that is
+// empty or starts with '}' gives Redis no tag, and then the wrappers' slot
+// check refuses keys in different slots before any I/O.
+//
 // Errors are collected for the whole file and reported as
 // `path:line:col: message`; messages about a bad value list the valid ones.
 //

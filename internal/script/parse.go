@@ -209,8 +209,25 @@ func (p *parser) key(n, col int, value string) {
 		p.errorf(n, toks[0].col, "key %s: follows variadic key %s, which takes all remaining KEYS", name, p.s.Keys[len(p.s.Keys)-1].Name)
 		return
 	}
-	p.names[name] = Pos{n, toks[0].col}
-	p.s.Keys = append(p.s.Keys, Key{Name: name, Variadic: variadic, Doc: rest(value, toks, 1), Pos: Pos{n, toks[0].col}})
+	k := Key{Name: name, Variadic: variadic, Pos: Pos{n, toks[0].col}}
+	docFrom := 1
+	// `=` as the second word marks a pattern, as it marks an arg's default:
+	// a doc text that happens to hold braces stays a doc text.
+	if len(toks) > 1 && toks[1].text == "=" {
+		if len(toks) < 3 {
+			p.errorf(n, toks[1].col, "key %s: missing pattern after =, e.g. `--! key: %s = rl:{user}:%s  what it holds`", name, name, name)
+			return
+		}
+		pat, ok := p.pattern(n, toks[2].col, name, variadic, toks[2].text)
+		if !ok {
+			return
+		}
+		k.Pattern = pat
+		docFrom = 3
+	}
+	k.Doc = rest(value, toks, docFrom)
+	p.names[name] = k.Pos
+	p.s.Keys = append(p.s.Keys, k)
 }
 
 func (p *parser) arg(n, col int, value string) {
@@ -365,6 +382,7 @@ func (p *parser) ident(n, col int, what, name string) bool {
 }
 
 func (p *parser) finish() {
+	p.checkPatterns()
 	if p.s.Name == "" {
 		base := strings.TrimSuffix(filepath.Base(p.s.Path), ".lua")
 		if identRE.MatchString(base) {

@@ -188,6 +188,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("--! name: a\n--! key: k...\n--! arg: x int = 1\n--! returns: a int, b []string\n--! flags: no-writes\nreturn 1\n"))
 	f.Add([]byte("#!lua flags=no-writes name=x\n--! arg: s string = \"a \\\" b\"\n--[==[\n]==]\n"))
 	f.Add([]byte("--! returns: ,,\n--! arg: a int? = 1\n"))
+	f.Add([]byte("--! key: a = rl:{u}:<x>  doc {y}\n--! key: b... = {u}:<id>\n--! flags: allow-cross-slot-keys\n"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		s, err := Parse("f.lua", src)
 		if s == nil {

@@ -44,7 +44,10 @@ type Key struct {
 	Name     string
 	Doc      string
 	Variadic bool // the tail: `key: name...` takes the remaining KEYS
-	Pos      Pos
+	// Pattern is the shape of the key's name, from `key: name = pattern`;
+	// nil without one.
+	Pattern *Pattern
+	Pos     Pos
 }
 
 // Arg is one declared ARGV element.

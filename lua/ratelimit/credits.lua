@@ -3,7 +3,7 @@
 --! doc: per timeframe of window_ms, whoever asks first gets them. A timeframe
 --! doc: starts with the first request after the last one ended, and when the
 --! doc: credits run out everyone waits for the next. One key per resource.
---! key: pool              hash {s = timeframe start ms, u = credits used}
+--! key: pool = rl:{resource}:credits  hash {s = timeframe start ms, u = credits used}
 --! arg: credits int       credits per timeframe (> 0)
 --! arg: window_ms int     the timeframe's length (> 0)
 --! arg: cost int = 1      credits this request takes (0 only looks)

@@ -3,7 +3,7 @@
 --! doc: The first call creates the gate key with a TTL of one interval; while it
 --! doc: lives every call is refused and told how long to wait. One key per
 --! doc: caller and resource, e.g. "gate:{user42}:feeding".
---! key: gate              the caller's gate; exists while the caller must wait
+--! key: gate = gate:{caller}:<resource>  the caller's gate; exists while the caller must wait
 --! arg: interval_ms int   how long a pass closes the gate, in milliseconds (> 0)
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --

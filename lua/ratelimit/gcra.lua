@@ -3,7 +3,7 @@
 --! doc: requests per period_ms, bursts of up to burst, a request of cost units
 --! doc: passes whole or not at all. One number per key, the theoretical arrival
 --! doc: time (TAT), which expires when it is no longer in the future.
---! key: tat               string: the theoretical arrival time, in ms since the epoch
+--! key: tat = rl:{id}:gcra  string: the theoretical arrival time, in ms since the epoch
 --! arg: rate int          requests per period (> 0)
 --! arg: burst int         the most requests at once (>= 0; redis_rate's PerSecond(n) uses n)
 --! arg: period_ms int     (> 0)

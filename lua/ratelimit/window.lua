@@ -6,7 +6,7 @@
 --! doc: live in one hash. Several identifiers (user and IP) are checked and
 --! doc: charged together: a request passes only if every limit of every
 --! doc: identifier has room for its cost.
---! key: ids...            one hash per identifier, all in one slot ({tag})
+--! key: ids... = rl:{tag}:window:<id>  one hash per identifier, all in one slot ({tag})
 --! arg: limits json       [[duration_ms, limit, precision_ms?], …], at least one
 --! arg: cost int = 1      weight of this request (0 only looks)
 --! arg: now_ms int?       omitted: the server's TIME

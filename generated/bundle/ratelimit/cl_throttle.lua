@@ -3,7 +3,7 @@
 --! doc: modules: `CL.THROTTLE key max_burst count period [quantity]` with the
 --! doc: module's exact reply. count requests per period seconds, bursts of up
 --! doc: to max_burst + 1; quantity 0 only looks.
---! key: key               string: the theoretical arrival time, in µs since the epoch
+--! key: key = rl:{id}:cl  string: the theoretical arrival time, in µs since the epoch
 --! arg: max_burst int     (>= 0); the limit is max_burst + 1
 --! arg: count int         requests per period (> 0)
 --! arg: period int        in seconds (> 0)

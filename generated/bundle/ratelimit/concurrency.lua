@@ -2,7 +2,7 @@
 --! doc: Concurrent requests limiter (Stripe's): at most limit requests in
 --! doc: flight at once. A request acquires a slot under its own id, releases
 --! doc: it when done, and a slot whose holder died frees itself after ttl_ms.
---! key: slots             sorted set: request id → when its slot expires (ms)
+--! key: slots = rl:{id}:concurrency  sorted set: request id → when its slot expires (ms)
 --! arg: limit int         slots (> 0)
 --! arg: request_id string unique per request; acquiring it again extends its slot
 --! arg: ttl_ms int        how long a slot outlives a holder that never releases (> 0)

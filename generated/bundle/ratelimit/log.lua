@@ -4,7 +4,7 @@
 --! doc: than its limit entries inside its window. Several keys, each with its
 --! doc: own window and limit (a client and the resource it shares), are
 --! doc: charged all or nothing: one refusal refuses the request everywhere.
---! key: logs...           one sorted set per limited party, all in one slot
+--! key: logs... = rl:{tag}:log:<party>  one sorted set per limited party, all in one slot
 --! arg: limits json       [[window_ms, limit], …]: one pair per key, in KEYS order
 --! arg: cost int = 1      entries this request adds to each log (0 only looks)
 --! arg: now_ms int?       omitted: the server's TIME

@@ -3,7 +3,7 @@
 --! doc: appended to a bounded stream, and only while the stream holds fewer
 --! doc: than limit entries. Consumers drain it at their own pace (XREADGROUP,
 --! doc: then XACK and XDEL), so the rate is whatever they can process.
---! key: queue             the stream of admitted requests
+--! key: queue = rl:{id}:queue  the stream of admitted requests
 --! arg: limit int         the most entries waiting or in work (> 0)
 --! arg: fields string...  field value pairs of the request, stored in its entry
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int, id string

@@ -8,7 +8,7 @@ local function ratelimit_cl_throttle(KEYS, ARGV)
 --! doc: modules: `CL.THROTTLE key max_burst count period [quantity]` with the
 --! doc: module's exact reply. count requests per period seconds, bursts of up
 --! doc: to max_burst + 1; quantity 0 only looks.
---! key: key               string: the theoretical arrival time, in µs since the epoch
+--! key: key = rl:{id}:cl  string: the theoretical arrival time, in µs since the epoch
 --! arg: max_burst int     (>= 0); the limit is max_burst + 1
 --! arg: count int         requests per period (> 0)
 --! arg: period int        in seconds (> 0)
@@ -130,7 +130,7 @@ local function ratelimit_concurrency(KEYS, ARGV)
 --! doc: Concurrent requests limiter (Stripe's): at most limit requests in
 --! doc: flight at once. A request acquires a slot under its own id, releases
 --! doc: it when done, and a slot whose holder died frees itself after ttl_ms.
---! key: slots             sorted set: request id → when its slot expires (ms)
+--! key: slots = rl:{id}:concurrency  sorted set: request id → when its slot expires (ms)
 --! arg: limit int         slots (> 0)
 --! arg: request_id string unique per request; acquiring it again extends its slot
 --! arg: ttl_ms int        how long a slot outlives a holder that never releases (> 0)
@@ -223,7 +223,7 @@ local function ratelimit_credits(KEYS, ARGV)
 --! doc: per timeframe of window_ms, whoever asks first gets them. A timeframe
 --! doc: starts with the first request after the last one ended, and when the
 --! doc: credits run out everyone waits for the next. One key per resource.
---! key: pool              hash {s = timeframe start ms, u = credits used}
+--! key: pool = rl:{resource}:credits  hash {s = timeframe start ms, u = credits used}
 --! arg: credits int       credits per timeframe (> 0)
 --! arg: window_ms int     the timeframe's length (> 0)
 --! arg: cost int = 1      credits this request takes (0 only looks)
@@ -302,7 +302,7 @@ local function ratelimit_gate(KEYS, ARGV)
 --! doc: The first call creates the gate key with a TTL of one interval; while it
 --! doc: lives every call is refused and told how long to wait. One key per
 --! doc: caller and resource, e.g. "gate:{user42}:feeding".
---! key: gate              the caller's gate; exists while the caller must wait
+--! key: gate = gate:{caller}:<resource>  the caller's gate; exists while the caller must wait
 --! arg: interval_ms int   how long a pass closes the gate, in milliseconds (> 0)
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --
@@ -344,7 +344,7 @@ local function ratelimit_gcra(KEYS, ARGV)
 --! doc: requests per period_ms, bursts of up to burst, a request of cost units
 --! doc: passes whole or not at all. One number per key, the theoretical arrival
 --! doc: time (TAT), which expires when it is no longer in the future.
---! key: tat               string: the theoretical arrival time, in ms since the epoch
+--! key: tat = rl:{id}:gcra  string: the theoretical arrival time, in ms since the epoch
 --! arg: rate int          requests per period (> 0)
 --! arg: burst int         the most requests at once (>= 0; redis_rate's PerSecond(n) uses n)
 --! arg: period_ms int     (> 0)
@@ -431,7 +431,7 @@ local function ratelimit_log(KEYS, ARGV)
 --! doc: than its limit entries inside its window. Several keys, each with its
 --! doc: own window and limit (a client and the resource it shares), are
 --! doc: charged all or nothing: one refusal refuses the request everywhere.
---! key: logs...           one sorted set per limited party, all in one slot
+--! key: logs... = rl:{tag}:log:<party>  one sorted set per limited party, all in one slot
 --! arg: limits json       [[window_ms, limit], …]: one pair per key, in KEYS order
 --! arg: cost int = 1      entries this request adds to each log (0 only looks)
 --! arg: now_ms int?       omitted: the server's TIME
@@ -559,7 +559,7 @@ local function ratelimit_queue(KEYS, ARGV)
 --! doc: appended to a bounded stream, and only while the stream holds fewer
 --! doc: than limit entries. Consumers drain it at their own pace (XREADGROUP,
 --! doc: then XACK and XDEL), so the rate is whatever they can process.
---! key: queue             the stream of admitted requests
+--! key: queue = rl:{id}:queue  the stream of admitted requests
 --! arg: limit int         the most entries waiting or in work (> 0)
 --! arg: fields string...  field value pairs of the request, stored in its entry
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int, id string
@@ -598,7 +598,7 @@ local function ratelimit_token_bucket(KEYS, ARGV)
 --! doc: continuously at rate tokens per period_ms. A request takes cost tokens
 --! doc: or none. The state is two numbers and the key expires when the bucket
 --! doc: would be full again, since a full bucket and no key mean the same.
---! key: bucket            hash {l = level, t = time of that level}; absent when full
+--! key: bucket = rl:{id}:tb  hash {l = level, t = time of that level}; absent when full
 --! arg: capacity int      the most tokens the bucket holds (> 0)
 --! arg: rate int          tokens added per period (> 0)
 --! arg: period_ms int     the refill period in milliseconds (> 0)
@@ -695,7 +695,7 @@ local function ratelimit_window(KEYS, ARGV)
 --! doc: live in one hash. Several identifiers (user and IP) are checked and
 --! doc: charged together: a request passes only if every limit of every
 --! doc: identifier has room for its cost.
---! key: ids...            one hash per identifier, all in one slot ({tag})
+--! key: ids... = rl:{tag}:window:<id>  one hash per identifier, all in one slot ({tag})
 --! arg: limits json       [[duration_ms, limit, precision_ms?], …], at least one
 --! arg: cost int = 1      weight of this request (0 only looks)
 --! arg: now_ms int?       omitted: the server's TIME
@@ -887,4 +887,4 @@ return {1, remaining, -1, reset}
 end
 redis.register_function{function_name='ratelimit_window', callback=ratelimit_window, flags={}}
 
-redis.register_function{function_name='ratelimit_version', callback=function() return '1026a4be1db05d2d61679909d073923bde454204' end, flags={'no-writes', 'allow-stale'}}
+redis.register_function{function_name='ratelimit_version', callback=function() return '263b9134e0751dd7831abbf4be3693eb47dc5965' end, flags={'no-writes', 'allow-stale'}}

@@ -3,7 +3,7 @@
 --! doc: continuously at rate tokens per period_ms. A request takes cost tokens
 --! doc: or none. The state is two numbers and the key expires when the bucket
 --! doc: would be full again, since a full bucket and no key mean the same.
---! key: bucket            hash {l = level, t = time of that level}; absent when full
+--! key: bucket = rl:{id}:tb  hash {l = level, t = time of that level}; absent when full
 --! arg: capacity int      the most tokens the bucket holds (> 0)
 --! arg: rate int          tokens added per period (> 0)
 --! arg: period_ms int     the refill period in milliseconds (> 0)

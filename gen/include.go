@@ -1,0 +1,140 @@
+package gen
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/scriptgen/scriptgen/internal/script"
+)
+
+// BullMQ's include form, `--- @include "path"`, as package lint resolves it
+// (lint/load.go): the same expression, so that the bundle pastes exactly
+// the files whose functions the linter saw. The path is relative to the
+// file that holds the line, ".lua" implied.
+//
+// The file's text goes where the line is, after it (the line is a comment
+// and stays, to show where the text came from), as BullMQ's loader does:
+// an included helper may use locals the includer declared before the line
+// (BullMQ's helpers call rcall). Included files are expanded in turn, and
+// each file goes into one script at most once: a later line naming a file
+// already pasted, and any cycle, pastes nothing. In a Functions library the
+// text is pasted into each function's body, since it may refer to that
+// body's locals; `--! include:` helpers, which may not, are shared once.
+var atInclude = regexp.MustCompile(`^(\s*---?\s*@include\s+)"([^"]+)"`)
+
+// includer reads and caches the files that @include lines name.
+type includer struct {
+	files map[string]string // cleaned OS path → text
+}
+
+// atIncludes lists the @include lines of src: line number (1-based), the
+// column of the path's opening quote and the resolved path.
+type atLine struct {
+	line, col int
+	text      string // the path as written
+	path      string // resolved, cleaned
+}
+
+func atIncludes(file, src string) []atLine {
+	var out []atLine
+	dir := filepath.Dir(file)
+	for i, l := range strings.Split(src, "\n") {
+		m := atInclude.FindStringSubmatchIndex(l)
+		if m == nil {
+			continue
+		}
+		p := l[m[4]:m[5]]
+		rel := p
+		if !strings.HasSuffix(rel, ".lua") {
+			rel += ".lua"
+		}
+		out = append(out, atLine{line: i + 1, col: m[4], text: p, path: filepath.Clean(filepath.Join(dir, filepath.FromSlash(rel)))})
+	}
+	return out
+}
+
+// read returns the text of an included file, checked to be Lua a helper
+// can be: no #! line, and gopher-lua parses it.
+func (in *includer) read(file string, at atLine) (string, error) {
+	if text, ok := in.files[at.path]; ok {
+		return text, nil
+	}
+	errAt := func(msg string) error {
+		return &script.Error{Path: file, Pos: script.Pos{Line: at.line, Col: at.col}, Msg: "@include \"" + at.text + "\": " + msg}
+	}
+	if filepath.IsAbs(at.text) {
+		return "", errAt("must be a path relative to this file, not an absolute one")
+	}
+	src, err := os.ReadFile(at.path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", errAt("no such file (" + filepath.ToSlash(at.path) + ")")
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return "", errAt(err.Error())
+	}
+	text := string(src)
+	if strings.HasPrefix(text, "#!") {
+		return "", errAt("a helper cannot carry a #! line")
+	}
+	if _, err := script.ParseLua(at.path, text); err != nil {
+		return "", err
+	}
+	text = withNewline(text)
+	in.files[at.path] = text
+	return text, nil
+}
+
+// expand pastes the files src's @include lines name, recursively; file is
+// the path src was read from, seen the files this script already holds.
+func (in *includer) expand(file, src string, seen map[string]bool) (string, error) {
+	ats := atIncludes(file, src)
+	if len(ats) == 0 {
+		return src, nil
+	}
+	lines := strings.SplitAfter(src, "\n")
+	var b strings.Builder
+	next := 0
+	for _, at := range ats {
+		for ; next < at.line; next++ {
+			b.WriteString(lines[next])
+		}
+		if seen[at.path] {
+			continue
+		}
+		seen[at.path] = true
+		text, err := in.read(file, at)
+		if err != nil {
+			return "", err
+		}
+		text, err = in.expand(at.path, text, seen)
+		if err != nil {
+			return "", err
+		}
+		if !strings.HasSuffix(lines[at.line-1], "\n") {
+			b.WriteByte('\n') // the line was the file's last, without a newline
+		}
+		b.WriteString(text)
+	}
+	for ; next < len(lines); next++ {
+		b.WriteString(lines[next])
+	}
+	return b.String(), nil
+}
+
+// closure lists every file that src includes, directly or not.
+func (in *includer) closure(file, src string) (map[string]bool, error) {
+	seen := map[string]bool{filepath.Clean(file): true}
+	if _, err := in.expand(file, src, seen); err != nil {
+		return nil, err
+	}
+	delete(seen, filepath.Clean(file))
+	return seen, nil
+}

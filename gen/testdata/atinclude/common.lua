@@ -1,0 +1,4 @@
+--- @include "includes/util"
+local function lengthOf(key)
+  return redis.call('LLEN', key)
+end

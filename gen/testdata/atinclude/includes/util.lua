@@ -1,0 +1,3 @@
+local function tagged(id)
+  return 'job:' .. id
+end

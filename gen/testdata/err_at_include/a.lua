@@ -1,0 +1,4 @@
+--! name: a
+local rcall = redis.call
+  --- @include "includes/nope"
+return 1

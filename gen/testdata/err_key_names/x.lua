@@ -1,0 +1,3 @@
+--! name: x
+--! key: y... = {t}:<e>
+return 1
