@@ -53,6 +53,14 @@ type unit struct {
 	chunks  []*chunk
 	library bool // a Functions library: `#!lua name=…`
 	sev     map[string]Severity
+	// splices are the `--- @include` files of a chunk, read as if pasted
+	// before the first statement after their line.
+	splices map[*chunk][]splice
+}
+
+type splice struct {
+	line int
+	c    *chunk
 }
 
 type varInfo struct {
@@ -141,8 +149,7 @@ func analyze(u *unit) []Finding {
 		a.frame = &frame{noWrites: u.s.Has(script.NoWrites)}
 		top := newScope(nil)
 		for _, c := range u.chunks {
-			a.cur = c
-			a.block(c.stmts, top)
+			a.chunk(c, top)
 		}
 		if !a.changed {
 			break
@@ -150,6 +157,26 @@ func analyze(u *unit) []Finding {
 	}
 	a.unused()
 	return a.out
+}
+
+// chunk reads one file's top level, with its @include files where they
+// stand, in the same scope: the bundler pastes them there.
+func (a *analyzer) chunk(c *chunk, sc *scope) {
+	saved := a.cur
+	a.cur = c
+	sp := a.u.splices[c]
+	for _, st := range c.stmts {
+		for len(sp) > 0 && sp[0].line < st.Line() {
+			a.chunk(sp[0].c, sc)
+			a.cur = c
+			sp = sp[1:]
+		}
+		a.stmt(st, sc)
+	}
+	for _, s := range sp {
+		a.chunk(s.c, sc)
+	}
+	a.cur = saved
 }
 
 // report records a finding at node (an ast node or a nameRef) of the

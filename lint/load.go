@@ -82,6 +82,10 @@ type include struct {
 	line int
 	col  int
 	text string
+	// at marks BullMQ's `--- @include "path"`: the file's text is pasted at
+	// that line, in the includer's scope; `--! include:` helpers are shared
+	// once, ahead of the script.
+	at bool
 }
 
 func (c *chunk) ignored(line int, rule string) bool {
@@ -114,7 +118,7 @@ func newChunk(path string, src string, lib bool) *chunk {
 			if !strings.HasSuffix(p, ".lua") {
 				p += ".lua"
 			}
-			c.incs = append(c.incs, include{path: filepath.Join(dir, filepath.FromSlash(p)), line: n, col: m[4], text: l[m[4]:m[5]]})
+			c.incs = append(c.incs, include{path: filepath.Join(dir, filepath.FromSlash(p)), line: n, col: m[4], text: l[m[4]:m[5]], at: true})
 		}
 		if m := lineIgnore.FindStringSubmatchIndex(l); m != nil {
 			target := n
@@ -281,7 +285,7 @@ func (l *linter) chunk(path, src string, lib bool) *chunk {
 // at the directive.
 func (l *linter) unit(p parsed) (*unit, bool) {
 	main := l.chunk(p.path, p.s.Body, false)
-	u := &unit{s: p.s, library: strings.Contains(p.s.Shebang, "name="), sev: l.severities(p, main)}
+	u := &unit{s: p.s, library: strings.Contains(p.s.Shebang, "name="), sev: l.severities(p, main), splices: map[*chunk][]splice{}}
 	seen := map[string]bool{p.path: true}
 	ok := true
 	var visit func(c *chunk)
@@ -313,6 +317,10 @@ func (l *linter) unit(p parsed) (*unit, bool) {
 					l.add(syntaxFinding(ic.err))
 				}
 				ok = false
+				continue
+			}
+			if inc.at {
+				u.splices[c] = append(u.splices[c], splice{line: inc.line, c: ic})
 				continue
 			}
 			u.chunks = append(u.chunks, ic)
