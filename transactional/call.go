@@ -35,6 +35,13 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	if n == 0 {
 		return fail(luaErrNoArgs)
 	}
+	if r.journal != nil {
+		if msg := r.journal.refusal(L); msg != "" {
+			// Raised even from pcall, as the prelude raises it.
+			L.Error(errorTable(L, msg), 0)
+			return 0
+		}
+	}
 	args := make([]string, n)
 	for i := 1; i <= n; i++ {
 		switch v := L.Get(i).(type) {
@@ -66,8 +73,14 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 			return fail("-" + msgWriteFromReadOnly)
 		}
 		r.wrote.Store(true)
+		if r.journal != nil {
+			s.e.record(r.journal, s.e.cs.selectedDB(s.e.inner), args)
+		}
 	}
 	raw := s.e.dispatchInner(args, r.resp3)
+	if emptyingStores[name] {
+		s.e.dropEmpty(args[1])
+	}
 	reply, _, err := parseReply(raw)
 	if err != nil {
 		return fail("ERR " + err.Error())

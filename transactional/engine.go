@@ -35,6 +35,9 @@ type Engine struct {
 	srv  *server.Server
 	cs   *connState
 	opts options
+	// store reaches miniredis's databases for DUMP, RESTORE and the
+	// journal; only used under miniredis's lock.
+	store *store
 
 	// inner is the nested peer redis.call dispatches through; only used
 	// under miniredis's lock.
@@ -42,10 +45,11 @@ type Engine struct {
 	innerBuf bytes.Buffer
 	innerW   *bufio.Writer
 
-	doMu   sync.Mutex
-	doPeer *server.Peer
-	doBuf  bytes.Buffer
-	doW    *bufio.Writer
+	doMu      sync.Mutex
+	doJournal bool // DoTransactional is running; guarded by doMu
+	doPeer    *server.Peer
+	doBuf     bytes.Buffer
+	doW       *bufio.Writer
 
 	clockMu sync.Mutex
 	now     time.Time
@@ -132,6 +136,7 @@ func New(opts ...Option) *Engine {
 		panic(err)
 	}
 	e.cs = cs
+	e.store = newStore(e.m)
 	if !o.realTime {
 		e.now = o.start
 		e.m.SetTime(o.start)
@@ -184,11 +189,18 @@ func (e *Engine) Miniredis() *miniredis.Miniredis { return e.m }
 // error). After HELLO 3, RESP3 replies are Map, Set, float64 (double), bool,
 // BigNumber and Verbatim; nested errors stay *Error values inside arrays.
 func (e *Engine) Do(args ...string) (any, error) {
+	return e.do(false, args)
+}
+
+// do is Do, with journaled runs when journal is set.
+func (e *Engine) do(journal bool, args []string) (any, error) {
 	if len(args) == 0 {
 		return nil, &Error{Msg: "ERR empty command"}
 	}
 	e.doMu.Lock()
 	defer e.doMu.Unlock()
+	e.doJournal = journal
+	defer func() { e.doJournal = false }()
 	e.doBuf.Reset()
 	e.srv.Dispatch(e.doPeer, args)
 	e.doPeer.Flush()
@@ -222,6 +234,19 @@ func (e *Engine) SetTime(t time.Time) {
 	e.clockMu.Lock()
 	e.now = t
 	e.clockMu.Unlock()
+	e.setMiniredisTime(t)
+}
+
+// setMiniredisTime moves miniredis's clock to t. Redis keeps a key until
+// the clock is past its expiry (keyIsExpired: now > when), so at the exact
+// millisecond the key still reads, with PTTL 0; miniredis deletes a key
+// whose TTL reaches 0. Keys that would reach exactly 0 are given one more
+// nanosecond first: they live until the clock moves on at all, and PTTL,
+// TTL and PEXPIRETIME, which round down, read as Redis's do.
+func (e *Engine) setMiniredisTime(t time.Time) {
+	e.m.Lock()
+	e.store.keepExpiringAt(t)
+	e.m.Unlock()
 	e.m.SetTime(t)
 }
 
@@ -231,7 +256,7 @@ func (e *Engine) Advance(d time.Duration) {
 	e.now = e.now.Add(d)
 	t := e.now
 	e.clockMu.Unlock()
-	e.m.SetTime(t)
+	e.setMiniredisTime(t)
 }
 
 // Listen serves RESP on addr ("127.0.0.1:0" when empty), sharing the

@@ -16,6 +16,7 @@ type evalScript struct {
 	sha   string
 	flags scriptFlags
 	fn    *lua.LFunction
+	host  *hosting // a prelude-wrapped script, run with the engine's journal
 }
 
 // compileLua parses and compiles src under chunk name; parse errors are
@@ -51,13 +52,14 @@ func (e *Engine) createScript(body string) (*evalScript, error) {
 	if err != nil {
 		return nil, err
 	}
+	src, host := hostScript(src)
 	proto, err := compileLua(src, "user_script")
 	if err != nil {
 		return nil, fmt.Errorf(msgCompile, err.Error())
 	}
 	fn := e.eval.L.NewFunctionFromProto(proto)
 	fn.Env = e.eval.proxy
-	sc := &evalScript{sha: sha, flags: flags, fn: fn}
+	sc := &evalScript{sha: sha, flags: flags, fn: fn, host: host}
 	e.scripts[sha] = sc
 	return sc, nil
 }
@@ -107,6 +109,11 @@ func (e *Engine) cmdEval(c *server.Peer, cmd string, args []string) {
 	r := newRun(c, sc.sha)
 	r.flags = sc.flags
 	r.readOnly = ro || sc.flags&scriptNoWrites != 0
+	if sc.host != nil {
+		r.hosted = true
+		r.refused = sc.host.refused
+	}
+	e.startJournal(c, r)
 	e.execute(e.eval, r, sc.fn, keys, argv)
 }
 
@@ -125,6 +132,10 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 	} else {
 		s.store.RawSetString("KEYS", stringsTable(L, keys))
 		s.store.RawSetString("ARGV", stringsTable(L, argv))
+		if r.hosted {
+			s.pushHosted(L)
+			nargs = 3
+		}
 	}
 	e.cs.prepareNested(e.inner, e.cs.selectedDB(r.caller), r.name)
 
@@ -140,6 +151,12 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 	r.end()
 	s.run = nil
 
+	if r.journal != nil {
+		if err != nil {
+			e.rollback(r.journal)
+		}
+		r.journal = nil
+	}
 	w := respWriter{resp3: r.caller.Resp3}
 	if err != nil {
 		var obj lua.LValue = lua.LString(err.Error())

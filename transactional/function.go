@@ -53,6 +53,7 @@ type library struct {
 	name  string
 	code  string
 	funcs map[string]*function
+	host  *hosting // a library with the prelude declared, run with the engine's journal
 }
 
 type function struct {
@@ -264,13 +265,14 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 	if _, exists := fr.libs[name]; exists && !replace {
 		return "", fmt.Sprintf(msgLibraryExists, name)
 	}
+	body, host := hostLibrary(body)
 	proto, err := compileLua(body, "user_function")
 	if err != nil {
 		return "", fmt.Sprintf(msgCompileFunction, err.Error())
 	}
 	s := fr.sandbox
 	L := s.L
-	lib := &library{name: name, code: code}
+	lib := &library{name: name, code: code, host: host}
 	ld := &libraryLoad{funcs: map[string]*function{}, lib: lib}
 	fn := L.NewFunctionFromProto(proto)
 	fn.Env = s.proxy
@@ -284,7 +286,12 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 	timer := fr.e.startTimer(r)
 	L.SetTop(0)
 	L.Push(fn)
-	err = L.PCall(0, 0, s.errfn)
+	nargs := 0
+	if host != nil {
+		s.pushHosted(L)
+		nargs = 3
+	}
+	err = L.PCall(nargs, 0, s.errfn)
 	stopTimer(timer)
 	L.RemoveContext()
 	fr.e.running.Store(nil)
@@ -502,6 +509,10 @@ func (e *Engine) cmdFcall(c *server.Peer, cmd string, args []string) {
 	r.function = true
 	r.flags = f.flags
 	r.readOnly = ro || f.flags&scriptNoWrites != 0
+	if f.lib.host != nil {
+		r.refused = f.lib.host.refused
+	}
+	e.startJournal(c, r)
 	e.execute(e.funcs.sandbox, r, f.fn, rest[:n], rest[n:])
 }
 

@@ -18,6 +18,11 @@ var scriptCommands = map[string]bool{
 // connection (and of redis.call, which it lets through untouched).
 func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 	if c == e.inner {
+		// A script's own command: miniredis's lock is held already.
+		if keyCommands[cmd] {
+			e.keyCommand(c, cmd, args)
+			return true
+		}
 		return false
 	}
 	if r := e.running.Load(); r != nil && r.caller != c {
@@ -25,7 +30,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 			return true
 		}
 	}
-	if !scriptCommands[cmd] {
+	if !scriptCommands[cmd] && !keyCommands[cmd] {
 		return false
 	}
 	e.scriptCommand(c, cmd, args)
@@ -165,6 +170,8 @@ func (e *Engine) runCommand(c *server.Peer, cmd string, args []string) {
 		e.cmdFunction(c, args)
 	case "FCALL", "FCALL_RO":
 		e.cmdFcall(c, cmd, args)
+	case "DUMP", "RESTORE", "COPY":
+		e.keyCommand(c, cmd, args)
 	}
 }
 

@@ -30,8 +30,15 @@ type run struct {
 	readOnly bool // EVAL_RO/FCALL_RO, or the no-writes flag
 	flags    scriptFlags
 	resp3    bool // redis.setresp(3)
-	wrote    atomic.Bool
-	start    time.Time
+	// journal, while set, records each key's state before the first write
+	// (a transactional run); refused is what such a run refuses to run.
+	journal *journal
+	refused map[string]bool
+	// hosted: an EVAL chunk compiled by hostScript, which takes the
+	// journaling functions as its arguments.
+	hosted bool
+	wrote  atomic.Bool
+	start  time.Time
 
 	mu       sync.Mutex
 	reason   killReason

@@ -53,6 +53,7 @@ type sandbox struct {
 	loadAPI   *lua.LTable
 	errfn     *lua.LFunction
 	pcallfn   *lua.LFunction
+	hostedRun *lua.LFunction // the run of prelude.Hosted
 	run       *run
 	// loading is set while a FUNCTION LOAD body runs: only then does
 	// redis.register_function exist, and redis.call does not.
@@ -92,6 +93,7 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	s.store.RawSetString("_VERSION", lua.LString("Lua 5.1"))
 	s.store.RawSetString("gcinfo", L.NewFunction(luaGCInfo))
 	s.pcallfn = L.NewFunction(pcallHandler)
+	s.hostedRun = L.NewFunction(s.runHosted)
 	s.store.RawSetString("pcall", L.NewFunction(s.redisPcall))
 	s.store.RawSetString("error", L.NewFunction(luaError))
 	s.store.RawSetString("rawset", L.NewFunction(s.rawset))

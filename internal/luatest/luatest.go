@@ -15,6 +15,7 @@ import (
 
 	lua "github.com/yuin/gopher-lua"
 
+	"github.com/scriptgen/scriptgen/gen"
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
@@ -327,7 +328,13 @@ func (fr *fileRun) install(L *lua.LState) {
 		}
 		obj := L.NewTable()
 		obj.RawSetString("name", lua.LString(s.Name))
-		src := s.EvalSource()
+		// The text gen bundles (helpers included, and the rollback prelude
+		// around a transactional script), so that a test runs the same
+		// script on the engine as the wrappers send to Redis.
+		src, err := bundledSource(fr.scripts, s)
+		if err != nil {
+			L.RaiseError("script %q: %v", name, err)
+		}
 		sum := sha1.Sum([]byte(src))
 		sha := hex.EncodeToString(sum[:])
 		obj.RawSetString("sha", lua.LString(sha))
@@ -514,4 +521,25 @@ func isIdent(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// bundledSource is gen's EVAL text for s, one of scripts.
+func bundledSource(scripts map[string]*script.Script, s *script.Script) (string, error) {
+	all := make([]*script.Script, 0, len(scripts))
+	for _, x := range scripts {
+		all = append(all, x)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Path < all[j].Path })
+	libs, err := gen.Libraries(all)
+	if err != nil {
+		return "", err
+	}
+	for _, l := range libs {
+		for _, x := range l.Scripts {
+			if x == s {
+				return l.EvalSource(s)
+			}
+		}
+	}
+	return "", fmt.Errorf("not bundled: another script includes it")
 }

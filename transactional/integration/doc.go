@@ -9,4 +9,10 @@
 // Cases that real Redis answers with data that is not reproducible
 // (server-generated IDs, random picks, wall-clock time) are written to
 // return something derived and stable instead.
+//
+// Beside the case table: TestJournalProperty (transactional runs against
+// plain ones, and a sample of both against the prelude's Lua on the
+// server), TestDumpRestoreAcrossEngines and TestRestoreErrors (payloads
+// moved both ways per type and encoding, and RESTORE's and COPY's
+// refusals).
 package integration

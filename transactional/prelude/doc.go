@@ -47,6 +47,16 @@
 // (FLUSHALL, FLUSHDB, SWAPDB, MOVE, SELECT, COPY … DB) raise an error in a
 // transactional run before they execute, and the run is rolled back.
 //
+// # Hosts
+//
+// An engine that journals writes itself (package transactional) runs the
+// very text Wrap and Declare produce: Unwrap and SplitDeclared recognise it
+// (by rendering it again), Hosted is the one-line declaration it puts in
+// place of the runtime's, taking the host's call, pcall and run, and
+// Refused lists what a run of the code refuses. The proxy, the line that
+// raises a failed run's error again and the refusals are the runtime's, so
+// replies and error texts stay the same.
+//
 // # Errors and line numbers
 //
 // Errors keep their text and code; only Redis's " script: <sha>, on

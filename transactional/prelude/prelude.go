@@ -146,12 +146,10 @@ func lowerAll(ss []string) []string {
 	return out
 }
 
-// render is prelude.lua for code: the handlers of the commands code names
-// in string literals, and the tables W and R for them. Commands named only
-// at run time (redis.call(cmd, ...)) are looked up with COMMAND INFO on
-// first use and journaled by snapshot.
-func render(code string) (lua, w, r string) {
-	spellings := map[string][]string{} // lower-case name → spellings in code
+// spellingsOf maps each command code names in a string literal, in lower
+// case, to its spellings there.
+func spellingsOf(code string) map[string][]string {
+	spellings := map[string][]string{}
 	for _, lit := range literals(code) {
 		if lit == "" || strings.ContainsAny(lit, "|\\ ") || commands.Lookup(lit) == nil {
 			continue
@@ -164,6 +162,15 @@ func render(code string) (lua, w, r string) {
 			spellings[l] = append(spellings[l], l)
 		}
 	}
+	return spellings
+}
+
+// render is prelude.lua for code: the handlers of the commands code names
+// in string literals, and the tables W and R for them. Commands named only
+// at run time (redis.call(cmd, ...)) are looked up with COMMAND INFO on
+// first use and journaled by snapshot.
+func render(code string) (lua, w, r string) {
+	spellings := spellingsOf(code)
 	ws, rs := map[string]string{}, map[string]string{}
 	for name, spelled := range spellings {
 		e := entry(commands.Lookup(name))

@@ -1,0 +1,92 @@
+package libtest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/scriptgen/scriptgen/internal/luatest"
+	"github.com/scriptgen/scriptgen/internal/redistest"
+)
+
+// transfer moves an amount between two hashes and fails after its first
+// write when the source runs short: with `flags: transactional` the credit
+// is rolled back, without it the credit stays, as Redis leaves it.
+const transfer = `--! name: %s
+--! doc: Moves amount from one balance to another.
+--! key: from
+--! key: to
+--! arg: amount int
+--! returns: int
+%s
+redis.call('HINCRBY', KEYS[2], 'balance', ARGV[1])
+local left = redis.call('HINCRBY', KEYS[1], 'balance', -tonumber(ARGV[1]))
+if left < 0 then
+  error({err = 'ERR insufficient funds'})
+end
+return left
+`
+
+const transferTest = `
+local tx, plain = script('transfer'), script('transfer_plain')
+function test_commit()
+  redis.call('HSET', 'a', 'balance', 5)
+  t.eq(tx.call({'a', 'b'}, {3}), 2)
+  t.eq(redis.call('HGET', 'b', 'balance'), '3')
+end
+function test_rollback()
+  redis.call('HSET', 'a', 'balance', 5)
+  redis.call('HSET', 'b', 'balance', 1, 'owner', 'bob')
+  redis.call('PEXPIREAT', 'b', 4102444800000)
+  t.err(function() tx.call({'a', 'b'}, {10}) end, 'insufficient funds')
+  t.eq(redis.call('HGETALL', 'a'), {'balance', '5'})
+  t.eq(redis.call('HGET', 'b', 'balance'), '1')
+  t.eq(redis.call('PEXPIRETIME', 'b'), 4102444800000)
+end
+function test_rollback_of_a_new_key()
+  redis.call('HSET', 'a', 'balance', 5)
+  t.err(function() tx.call({'a', 'b'}, {10}) end, 'insufficient funds')
+  t.eq(redis.call('EXISTS', 'b'), 0)
+end
+function test_plain_keeps_half()
+  redis.call('HSET', 'a', 'balance', 5)
+  t.err(function() plain.call({'a', 'b'}, {10}) end, 'insufficient funds')
+  t.eq(redis.call('HGET', 'b', 'balance'), '10')
+  t.eq(redis.call('HGET', 'a', 'balance'), '-5')
+end
+`
+
+// TestTransactionalLuaTests runs a transactional script's Lua tests with
+// scriptgen test's runner on the embedded engine and on a redis-server:
+// the runner sends gen's bundled text (the prelude-wrapped script), which
+// the engine runs with its own journal and Redis with the prelude's Lua,
+// and both must pass the same tests.
+func TestTransactionalLuaTests(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"transfer.lua":       fmt.Sprintf(transfer, "transfer", "--! flags: transactional"),
+		"transfer_plain.lua": fmt.Sprintf(transfer, "transfer_plain", ""),
+		"transfer_test.lua":  transferTest,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, url := range map[string]func(t *testing.T) string{
+		"engine": func(*testing.T) string { return "" },
+		"redis":  func(t *testing.T) string { return redistest.Start(t).URL() },
+	} {
+		t.Run(name, func(t *testing.T) {
+			var out bytes.Buffer
+			res, err := luatest.Run([]string{filepath.Join(dir, "transfer_test.lua")}, luatest.Options{RedisURL: url(t), Out: &out, Verbose: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Failed > 0 || res.Passed != 4 {
+				t.Errorf("passed %d, failed %d:\n%s", res.Passed, res.Failed, out.String())
+			}
+		})
+	}
+}
