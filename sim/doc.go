@@ -24,11 +24,13 @@
 // Each limiter gets its own Engine and goroutine, so several limiters compare
 // side by side at the cost of one on a multi-core machine. Within one
 // limiter requests are sequential: each is a full EVALSHA through the
-// engine, about 19µs of CPU for token_bucket, of which gopher-lua
-// interpreting the script is the largest part and redis.call into miniredis
-// the next. One virtual hour at 1,000 requests/s (3.6 M runs) therefore
-// takes about 70 s of CPU (BenchmarkHour, -hour; BenchmarkRequest projects
-// it from a short run), not the 10 s aimed for. A faster path that skipped
-// the engine would no longer be the runner the scripts are tested on; the
+// engine, about 12-15µs of CPU for token_bucket on a 2-core EPYC. One
+// virtual hour at 1,000 requests/s (3.6 M runs) takes about 45 s
+// (BenchmarkHour, -hour; BenchmarkRequest projects it from a short run),
+// down from 56 s, not the 10 s aimed for. What remains is gopher-lua
+// interpreting the script (about two thirds, its context check per
+// instruction and global lookups through the read-only proxy included) and
+// miniredis serving redis.call (about a fifth); a faster path that skipped
+// either would no longer be the runner the scripts are tested on, so the
 // figure is kept honest instead.
 package sim

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/scriptgen/scriptgen/internal/commands"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -53,14 +54,14 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 			return fail(luaErrArgType)
 		}
 	}
-	info, known := lookupCommand(args)
-	if !known {
+	info := lookupCommand(args)
+	if info == nil {
 		return fail(luaErrUnknownCommand)
 	}
-	if !info.arityOK(n) {
+	if !info.ArityOK(n) {
 		return fail(luaErrWrongArity)
 	}
-	if info.flags&flagNoScript != 0 {
+	if info.Flags.Has(commands.NoScript) {
 		return fail(luaErrNotAllowed)
 	}
 	name := strings.ToLower(args[0])
@@ -68,7 +69,7 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 		// Redis's own text has no ERR code; luaPushError adds it.
 		return fail(strings.Replace(luaErrXreadBlock, "xread", args[0], 1))
 	}
-	if info.flags&flagWrite != 0 {
+	if info.Flags.Has(commands.Write) {
 		if r.readOnly {
 			return fail("-" + msgWriteFromReadOnly)
 		}
@@ -80,6 +81,10 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	raw := s.e.dispatchInner(args, r.resp3)
 	if emptyingStores[name] {
 		s.e.dropEmpty(args[1])
+	}
+	if v, n, ok := fastReplyToLua(L, raw, r.resp3); ok && n == len(raw) {
+		L.Push(v)
+		return 1
 	}
 	reply, _, err := parseReply(raw)
 	if err != nil {

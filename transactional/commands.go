@@ -1,66 +1,33 @@
 package transactional
 
-import "strings"
+import (
+	"strings"
 
-// cmdFlag is a command flag from Redis's COMMAND reply.
-type cmdFlag uint32
-
-const (
-	flagWrite cmdFlag = 1 << iota
-	flagReadonly
-	flagNoScript
-	flagDenyOOM
-	flagStale
-	flagBlocking
-	flagPubsub
-	flagAdmin
-	flagFast
-	flagNoMandatoryKeys
-	flagMovableKeys
-	flagAllowBusy
+	"github.com/scriptgen/scriptgen/internal/commands"
 )
 
-// cmdInfo is one row of COMMAND: arity (negative: at least), flags and the
-// first/last/step key positions.
-type cmdInfo struct {
-	arity                   int
-	flags                   cmdFlag
-	firstKey, lastKey, step int
-}
-
-// hasSubcommands lists container commands (CONFIG, CLIENT, ...): Redis looks
-// their second argument up as "parent|sub".
-var hasSubcommands = func() map[string]bool {
-	m := map[string]bool{}
-	for name := range commandTable {
-		if parent, _, ok := strings.Cut(name, "|"); ok {
-			m[parent] = true
-		}
+// commandIndex maps every name of package commands' table to its row.
+// commands.Lookup binary-searches the table, and redis.call looks a command
+// up on every call of every script: a map is what keeps that off the
+// simulator's profile.
+var commandIndex = func() map[string]*commands.Command {
+	all := commands.All()
+	m := make(map[string]*commands.Command, len(all))
+	for i := range all {
+		m[all[i].Name] = &all[i]
 	}
 	return m
 }()
 
 // lookupCommand is Redis's lookupCommand: args[0] lower-cased, and for a
-// container the subcommand too. ok is false for commands Redis does not know.
-func lookupCommand(args []string) (info cmdInfo, ok bool) {
-	name := lowerASCII(args[0])
-	if hasSubcommands[name] {
-		if len(args) < 2 {
-			info, ok = commandTable[name]
-			return info, ok
-		}
-		info, ok = commandTable[name+"|"+strings.ToLower(args[1])]
-		return info, ok
+// container the subcommand too. It returns nil for commands Redis does not
+// know.
+func lookupCommand(args []string) *commands.Command {
+	c := commandIndex[lowerASCII(args[0])]
+	if c == nil || !c.Container || len(args) < 2 {
+		return c
 	}
-	info, ok = commandTable[name]
-	return info, ok
-}
-
-func (c cmdInfo) arityOK(argc int) bool {
-	if c.arity > 0 {
-		return argc == c.arity
-	}
-	return argc >= -c.arity
+	return commandIndex[c.Name+"|"+strings.ToLower(args[1])]
 }
 
 // lowerASCII is strings.ToLower without the allocation when s is already

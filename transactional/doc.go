@@ -25,9 +25,9 @@
 //     RESP3 included; Redis's pcall override, error handler and the
 //     "script: <sha>, on @user_script:<line>." suffix are reproduced.
 //   - redis.call checks what Redis's scriptCall checks, in its order, using
-//     a command table taken from COMMAND on redis-server 7.0.15
-//     (commands_table.go): unknown command, arity, noscript, write from a
-//     read-only script.
+//     the command table of redis-server 7.0.15's COMMAND that package
+//     internal/commands holds (and checks against a real server): unknown
+//     command, arity, noscript, write from a read-only script.
 //   - A script holds miniredis's lock from start to end and its commands run
 //     as miniredis's own Lua calls do (nested, under that lock): scripts are
 //     atomic for every other client, and a MULTI queues them in order.
@@ -91,6 +91,17 @@
 // and Advance give the keys that expire exactly at the new time one more
 // nanosecond first, so the virtual clock expires keys as Redis does. With
 // WithRealTime miniredis's own behaviour remains.
+//
+// # Speed
+//
+// The simulator (package sim) runs millions of short scripts, so the path
+// of one run allocates little: a main chunk gets no Lua 5.1 `arg` table
+// (gopher-lua builds one that nothing can name), the Lua strings of the last
+// KEYS and ARGV are reused when a caller sends them again, replies made of
+// integers, bulk strings and arrays go from RESP to Lua values directly, and
+// one timer per engine guards the time limit. The time limit itself is
+// gopher-lua's context check before every instruction: its only way to stop
+// a loop that calls nothing.
 //
 // # Known differences
 //

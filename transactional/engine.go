@@ -60,6 +60,7 @@ type Engine struct {
 	funcs   *functionRegistry
 
 	running atomic.Pointer[run]
+	limit   *time.Timer // the time limit of the running script (armLimit)
 
 	lnMu      sync.Mutex
 	listeners []net.Listener

@@ -39,6 +39,11 @@ func compileLua(src, name string) (*lua.FunctionProto, error) {
 		}
 		return nil, err
 	}
+	// gopher-lua gives a main chunk Lua 5.1's compat `arg` table, built on
+	// every run, which Lua 5.1 itself builds only for functions declaring
+	// `...`; no name refers to it in a main chunk, so it is dropped
+	// unseen, and with it a table and a map per script run.
+	proto.IsVarArg &^= lua.VarArgNeedsArg
 	return proto, nil
 }
 
@@ -126,12 +131,12 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 	nargs := 0
 	L.Push(fn)
 	if r.function {
-		L.Push(stringsTable(L, keys))
-		L.Push(stringsTable(L, argv))
+		L.Push(s.keys.table(L, keys))
+		L.Push(s.argv.table(L, argv))
 		nargs = 2
 	} else {
-		s.store.RawSetString("KEYS", stringsTable(L, keys))
-		s.store.RawSetString("ARGV", stringsTable(L, argv))
+		s.store.RawSetString("KEYS", s.keys.table(L, keys))
+		s.store.RawSetString("ARGV", s.argv.table(L, argv))
 		if r.hosted {
 			s.pushHosted(L)
 			nargs = 3
@@ -142,9 +147,9 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 	s.run = r
 	e.running.Store(r)
 	L.SetContext(runCtx{r})
-	timer := e.startTimer(r)
+	e.armLimit()
 	err := L.PCall(nargs, 1, s.errfn)
-	stopTimer(timer)
+	e.disarmLimit()
 	L.RemoveContext()
 	e.running.Store(nil)
 	close(r.finished)
@@ -174,17 +179,30 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 	r.caller.WriteRaw(string(w.buf))
 }
 
-// startTimer arms the script time limit for r.
-func (e *Engine) startTimer(r *run) *time.Timer {
+// armLimit arms the script time limit for r, which must be e.running.
+// One timer per engine, re-armed per run: a timer per run cost more than a
+// short script. A stale firing (the run it was armed for has ended) finds a
+// younger run, or none, and does nothing.
+func (e *Engine) armLimit() {
 	if e.opts.timeLimit <= 0 {
-		return nil
+		return
 	}
-	return time.AfterFunc(e.opts.timeLimit, func() { r.kill(killTimeLimit) })
+	if e.limit == nil {
+		e.limit = time.AfterFunc(e.opts.timeLimit, e.limitReached)
+		return
+	}
+	e.limit.Reset(e.opts.timeLimit)
 }
 
-func stopTimer(t *time.Timer) {
-	if t != nil {
-		t.Stop()
+func (e *Engine) disarmLimit() {
+	if e.limit != nil {
+		e.limit.Stop()
+	}
+}
+
+func (e *Engine) limitReached() {
+	if r := e.running.Load(); r != nil && time.Since(r.start) >= e.opts.timeLimit {
+		r.kill(killTimeLimit)
 	}
 }
 
@@ -207,10 +225,26 @@ func killedError(L *lua.LState, obj lua.LValue, reason killReason) lua.LValue {
 	return t
 }
 
-func stringsTable(L *lua.LState, ss []string) *lua.LTable {
+// boxes keeps the Lua values of the last KEYS or ARGV by position. A
+// string becomes a Lua value by an allocation; callers such as the
+// simulator send the same keys and mostly the same arguments on every run.
+type boxes struct {
+	s []string
+	v []lua.LValue
+}
+
+// table is a fresh KEYS or ARGV table for ss: the script may change it.
+func (b *boxes) table(L *lua.LState, ss []string) *lua.LTable {
 	t := L.CreateTable(len(ss), 0)
-	for i, s := range ss {
-		t.RawSetInt(i+1, lua.LString(s))
+	if len(b.s) < len(ss) {
+		b.s = append(b.s, make([]string, len(ss)-len(b.s))...)
+		b.v = append(b.v, make([]lua.LValue, len(ss)-len(b.v))...)
+	}
+	for i, x := range ss {
+		if b.v[i] == nil || b.s[i] != x {
+			b.s[i], b.v[i] = x, lua.LString(x)
+		}
+		t.RawSetInt(i+1, b.v[i])
 	}
 	return t
 }

@@ -283,7 +283,7 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 	r.loading = true
 	fr.e.running.Store(r)
 	L.SetContext(runCtx{r})
-	timer := fr.e.startTimer(r)
+	fr.e.armLimit()
 	L.SetTop(0)
 	L.Push(fn)
 	nargs := 0
@@ -292,7 +292,7 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 		nargs = 3
 	}
 	err = L.PCall(nargs, 0, s.errfn)
-	stopTimer(timer)
+	fr.e.disarmLimit()
 	L.RemoveContext()
 	fr.e.running.Store(nil)
 	close(r.finished)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2/server"
+	"github.com/scriptgen/scriptgen/internal/commands"
 )
 
 // scriptCommands are the commands the engine serves instead of miniredis.
@@ -77,8 +78,7 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 		case <-t.C:
 		}
 	}
-	info, _ := lookupCommand(append([]string{cmd}, args...))
-	if info.flags&flagAllowBusy != 0 {
+	if info := lookupCommand(append([]string{cmd}, args...)); info != nil && info.Flags.Has(commands.AllowBusy) {
 		return false
 	}
 	if r.function {
@@ -94,9 +94,9 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 // miniredis's lock.
 func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 	full := append([]string{cmd}, args...)
-	info, known := lookupCommand(full)
+	info := lookupCommand(full)
 	lower := strings.ToLower(cmd)
-	if !known {
+	if info == nil {
 		// An unknown subcommand of SCRIPT or FUNCTION.
 		e.cs.setDirty(c)
 		if len(args) == 0 {
@@ -106,10 +106,10 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 		}
 		return
 	}
-	if !info.arityOK(len(full)) {
+	if !info.ArityOK(len(full)) {
 		e.cs.setDirty(c)
 		name := lower
-		if hasSubcommands[lower] && len(args) > 0 {
+		if strings.Contains(info.Name, "|") {
 			name = lower + "|" + strings.ToLower(args[0])
 		}
 		writeError(c, fmt.Sprintf(msgWrongNumber, name))

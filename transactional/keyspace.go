@@ -94,21 +94,31 @@ func (s *store) db(i int) reflect.Value {
 // keepExpiringAt makes the keys that expire exactly at t outlive a move of
 // the clock to t by a nanosecond (see Engine.setMiniredisTime).
 func (s *store) keepExpiringAt(t time.Time) {
-	last := s.lastTick()
+	last := *fieldOf[time.Time](s.m, "lastTick")
 	if t.Before(last) {
 		return
 	}
-	elapsed := int64(t.Sub(last))
-	it := unexported(s.m, "dbs").MapRange()
-	for it.Next() {
-		ttls := unexported(it.Value().Elem(), "ttl")
-		kt := ttls.MapRange()
-		for kt.Next() {
-			if kt.Value().Int() == elapsed {
-				ttls.SetMapIndex(kt.Key(), reflect.ValueOf(time.Duration(elapsed+1)))
+	elapsed := t.Sub(last)
+	// Typed maps, not reflect's: this runs on every clock move, for every
+	// key with a TTL, and a simulation moves the clock per request.
+	for _, db := range *fieldOf[map[int]*miniredis.RedisDB](s.m, "dbs") {
+		ttls := *fieldOf[map[string]time.Duration](reflect.ValueOf(db).Elem(), "ttl")
+		for k, d := range ttls {
+			if d == elapsed {
+				ttls[k] = elapsed + 1
 			}
 		}
 	}
+}
+
+// fieldOf is unexported as a typed pointer; it panics, as unexported does,
+// when the field is not of type T.
+func fieldOf[T any](v reflect.Value, name string) *T {
+	f := unexported(v, name)
+	if f.Type() != reflect.TypeFor[T]() {
+		panic(fmt.Sprintf("transactional: miniredis %s.%s is a %s, not a %s", v.Type(), name, f.Type(), reflect.TypeFor[T]()))
+	}
+	return (*T)(unsafe.Pointer(f.UnsafeAddr()))
 }
 
 // typeOf is the key's type in miniredis's words, "" when it does not exist

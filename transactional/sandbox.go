@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scriptgen/scriptgen/internal/commands"
 	lua "github.com/yuin/gopher-lua"
 )
 
@@ -55,6 +56,8 @@ type sandbox struct {
 	pcallfn   *lua.LFunction
 	hostedRun *lua.LFunction // the run of prelude.Hosted
 	run       *run
+	keys      boxes
+	argv      boxes
 	// loading is set while a FUNCTION LOAD body runs: only then does
 	// redis.register_function exist, and redis.call does not.
 	loading *libraryLoad
@@ -629,7 +632,7 @@ func (s *sandbox) aclCheckCmd(L *lua.LState) int {
 		return 0
 	}
 	name, _ := luaArgString(L.Get(1))
-	if _, ok := commandTable[strings.ToLower(name)]; !ok {
+	if commands.Lookup(name) == nil {
 		L.Push(errorTable(L, "Invalid command passed to redis.acl_check_cmd()"))
 		L.Error(L.Get(-1), 0)
 		return 0
