@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -68,6 +69,11 @@ func (c *callerFlags) Set(v string) error {
 }
 
 func runSim(e *env, args []string) int {
+	// A simulation allocates small short-lived values at a high rate over a
+	// small live heap: collecting less often saves ~10-15% of its time.
+	if os.Getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(400))
+	}
 	fs := e.flags(lookup("sim"))
 	var w sim.Workload
 	fs.DurationVar(&w.Duration, "duration", 10*time.Second, "virtual `time` to simulate")
