@@ -17,7 +17,8 @@ var (
 	archAvailable = hasCLMUL
 )
 
-// archMin is where folding overtakes slicing-by-8, whose setup is nil.
+// archMin is where folding overtakes the portable slicing, whose setup is
+// nil.
 const archMin = 128
 
 // avx512Min is the least input for the eight 512-bit accumulators.

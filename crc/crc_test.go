@@ -1,6 +1,7 @@
 package crc
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -113,7 +114,8 @@ func paths() map[string]func(uint64, []byte) uint64 {
 	m := map[string]func(uint64, []byte) uint64{
 		"CRC64":       CRC64,
 		"portable":    updatePortable,
-		"slicing8":    redisUpdate,
+		"generated":   redisUpdate,
+		"stream1":     func(c uint64, p []byte) uint64 { n := len(p) &^ 15; return redisUpdate(stream1(c, p[:n]), p[n:]) },
 		"multistream": multiStream,
 	}
 	for name, f := range archPaths() {
@@ -122,12 +124,21 @@ func paths() map[string]func(uint64, []byte) uint64 {
 	return m
 }
 
-// multiStream forces the multi-stream loop even on short inputs.
+// multiStream runs the two-chain loop on inputs of any length from 32 bytes,
+// below streamMin too, so that short segments are held to the reference.
 func multiStream(crc uint64, p []byte) uint64 {
-	if len(p) < 3*256 {
+	if len(p) < 32 {
 		return redisUpdate(crc, p)
 	}
-	return updatePortable(crc, p)
+	half := uint64(len(p) / 2)
+	i := (bits.Len64(half) - 1) / 8
+	d := half >> (8 * i)
+	if i == 0 {
+		d &^= 15
+	}
+	seg := int(d << (8 * i))
+	crc = streams2(crc, p[:2*seg], seg, redisCombineClmul[i][d])
+	return updatePortable(crc, p[2*seg:])
 }
 
 func TestCRC64AllPathsRandom(t *testing.T) {
@@ -327,4 +338,40 @@ func FuzzSlot(f *testing.F) {
 			t.Fatalf("Slot(%q) = %d, want %d", key, got, want)
 		}
 	})
+}
+
+// TestSlotBracePlacement puts a '{' and a '}' (and sometimes a second '}'
+// before the '{') at every pair of positions of keys of every length up to
+// 40, which covers each word and each overlap of the word-scanning paths.
+// The filler bytes are the ones SWAR tests trip on: '{'^1 and '}'^1 (a
+// borrow out of a matching byte makes them look like matches), 0x00, 0x80
+// and 0xff.
+func TestSlotBracePlacement(t *testing.T) {
+	for _, fill := range []byte{'a', 'z', '|', 0x00, 0x80, 0xff} {
+		for n := range 41 {
+			b := make([]byte, n)
+			for i := range n + 1 {
+				for j := range n + 1 {
+					for extra := range 2 {
+						for k := range b {
+							b[k] = fill
+						}
+						if extra == 1 && i > 0 {
+							b[i/2] = '}'
+						}
+						if i < n {
+							b[i] = '{'
+						}
+						if j < n && j != i {
+							b[j] = '}'
+						}
+						key := string(b)
+						if got, want := Slot(key), slotRef(key); got != want {
+							t.Fatalf("Slot(%q) = %d, want %d", key, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
 }

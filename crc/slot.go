@@ -1,9 +1,9 @@
 package crc
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math/bits"
-	"strings"
 	"unsafe"
 )
 
@@ -19,58 +19,164 @@ func CRC16(p []byte) uint16 {
 // if the key holds a '{' followed later by a '}' with at least one byte
 // between them, only the bytes between the first '{' and the first '}' after
 // it are hashed. The empty key is slot 0.
+//
+// Keys of 8 to 32 bytes, most keys, take a path without calls: the first
+// '{' and the first '}' are found with SWAR tests on two or four words
+// loaded at fixed offsets, so neither search waits on the other, and the
+// CRC's table lookups are written out here rather than called.
 func Slot(key string) uint16 {
-	if n := len(key); n >= 8 && n <= 16 {
-		return slotShort(unsafe.Slice(unsafe.StringData(key), n))
+	// Viewing the string's bytes in place keeps Slot free of allocations;
+	// nothing below writes to them.
+	p := unsafe.Slice(unsafe.StringData(key), len(key))
+	n := len(p)
+	// s and e are the first '{' and the first '}', n where there is none.
+	// Each word is searched only if the words before it hold no match, so a
+	// word that overlaps the one before it (the last sixteen bytes are read
+	// as two words ending at the key's end) cannot report a byte of the
+	// overlap.
+	s, e := n, n
+	switch {
+	case n >= 8 && n <= 16:
+		w0, w1 := load64(p, 0), load64(p, n-8)
+		h0, h1 := highs&^w0, highs&^w1
+		if f := firstByte(w0, h0, '{'); f != 0 {
+			s = bits.TrailingZeros64(f) >> 3
+		} else if f := firstByte(w1, h1, '{'); f != 0 {
+			s = n - 8 + bits.TrailingZeros64(f)>>3
+		}
+		if f := firstByte(w0, h0, '}'); f != 0 {
+			e = bits.TrailingZeros64(f) >> 3
+		} else if f := firstByte(w1, h1, '}'); f != 0 {
+			e = n - 8 + bits.TrailingZeros64(f)>>3
+		}
+	case n > 16 && n <= 32:
+		w0, w1, w2, w3 := load64(p, 0), load64(p, 8), load64(p, n-16), load64(p, n-8)
+		h0, h1, h2, h3 := highs&^w0, highs&^w1, highs&^w2, highs&^w3
+		if f := firstByte(w0, h0, '{'); f != 0 {
+			s = bits.TrailingZeros64(f) >> 3
+		} else if f := firstByte(w1, h1, '{'); f != 0 {
+			s = 8 + bits.TrailingZeros64(f)>>3
+		} else if f := firstByte(w2, h2, '{'); f != 0 {
+			s = n - 16 + bits.TrailingZeros64(f)>>3
+		} else if f := firstByte(w3, h3, '{'); f != 0 {
+			s = n - 8 + bits.TrailingZeros64(f)>>3
+		}
+		if f := firstByte(w0, h0, '}'); f != 0 {
+			e = bits.TrailingZeros64(f) >> 3
+		} else if f := firstByte(w1, h1, '}'); f != 0 {
+			e = 8 + bits.TrailingZeros64(f)>>3
+		} else if f := firstByte(w2, h2, '}'); f != 0 {
+			e = n - 16 + bits.TrailingZeros64(f)>>3
+		} else if f := firstByte(w3, h3, '}'); f != 0 {
+			e = n - 8 + bits.TrailingZeros64(f)>>3
+		}
+	default:
+		// Longer keys amortise the calls to the vectorised search; keys
+		// under eight bytes have too few bytes for a word.
+		return slotSearch(p)
 	}
-	if s := strings.IndexByte(key, '{'); s >= 0 {
-		if e := strings.IndexByte(key[s+1:], '}'); e > 0 {
-			key = key[s+1 : s+1+e]
+	// The hashed bytes are the n before end: the whole key, or the tag.
+	end := n
+	if e > s+1 {
+		if e < n {
+			end, n = e, e-s-1
+		}
+	} else if e < s && s < n {
+		// A '}' before the first '{' (rare): the tag ends at a later '}'.
+		return slotSearch(p)
+	}
+	if n > 16 {
+		return crc16Long(p[end-n:end]) & (Slots - 1)
+	}
+	// crc16Short, written out: calling it measured about 10% slower.
+	t := xmodemTableRef
+	// at(d) is the byte d places before the end. The switch below reads
+	// only d < n, so reading without bounds checks is safe, and it drops a
+	// compare and branch per byte that the compiler cannot prove away.
+	last := unsafe.Add(unsafe.Pointer(unsafe.SliceData(p)), end-1)
+	at := func(d int) byte { return *(*byte)(unsafe.Add(last, -d)) }
+	var c uint16
+	switch n {
+	case 16:
+		c ^= t[15][at(15)]
+		fallthrough
+	case 15:
+		c ^= t[14][at(14)]
+		fallthrough
+	case 14:
+		c ^= t[13][at(13)]
+		fallthrough
+	case 13:
+		c ^= t[12][at(12)]
+		fallthrough
+	case 12:
+		c ^= t[11][at(11)]
+		fallthrough
+	case 11:
+		c ^= t[10][at(10)]
+		fallthrough
+	case 10:
+		c ^= t[9][at(9)]
+		fallthrough
+	case 9:
+		c ^= t[8][at(8)]
+		fallthrough
+	case 8:
+		c ^= t[7][at(7)]
+		fallthrough
+	case 7:
+		c ^= t[6][at(6)]
+		fallthrough
+	case 6:
+		c ^= t[5][at(5)]
+		fallthrough
+	case 5:
+		c ^= t[4][at(4)]
+		fallthrough
+	case 4:
+		c ^= t[3][at(3)]
+		fallthrough
+	case 3:
+		c ^= t[2][at(2)]
+		fallthrough
+	case 2:
+		c ^= t[1][at(1)]
+		fallthrough
+	case 1:
+		c ^= t[0][at(0)]
+	}
+	return c & (Slots - 1)
+}
+
+// slotSearch is Slot by two calls to the vectorised byte search.
+func slotSearch(p []byte) uint16 {
+	if s := bytes.IndexByte(p, '{'); s >= 0 {
+		if e := bytes.IndexByte(p[s+1:], '}'); e > 0 {
+			p = p[s+1 : s+1+e]
 		}
 	}
-	// Viewing the string's bytes in place keeps Slot free of allocations;
-	// crc16 only reads them.
-	return crc16(unsafe.Slice(unsafe.StringData(key), len(key))) & (Slots - 1)
+	return crc16(p) & (Slots - 1)
 }
 
-// slotShort is Slot for keys of 8 to 16 bytes, most keys: two overlapping
-// words hold the whole key, and SWAR tests on them find the braces for less
-// than two calls to the vectorised search cost.
-func slotShort(p []byte) uint16 {
-	n := len(p)
-	// Byte i of w1 is byte n-8+i of p.
-	w0, w1 := binary.LittleEndian.Uint64(p), binary.LittleEndian.Uint64(p[n-8:])
-	var s int
-	if o := matches(w0, '{'); o != 0 {
-		s = bits.TrailingZeros64(o) / 8
-	} else if o := matches(w1, '{'); o != 0 {
-		s = n - 8 + bits.TrailingZeros64(o)/8
-	} else {
-		return crc16Short(p) & (Slots - 1)
-	}
-	// The first '}' after s: in w0 only bytes above s count, in w1 only
-	// bytes above s's place in it.
-	e := -1
-	if c := matches(w0, '}') &^ (1<<(8*s+8) - 1); s < 8 && c != 0 {
-		e = bits.TrailingZeros64(c) / 8
-	} else if c := matches(w1, '}') &^ (1<<max(0, 8*(s-n+8)+8) - 1); c != 0 {
-		e = n - 8 + bits.TrailingZeros64(c)/8
-	}
-	if e > s+1 {
-		p = p[s+1 : e]
-	}
-	return crc16Short(p) & (Slots - 1)
+// load64 returns the eight bytes of p from o on, little-endian on every
+// platform, since byte positions are read off bit positions. Callers keep
+// o+8 <= len(p); skipping the bounds check saves a compare per word that the
+// compiler cannot prove away.
+func load64(p []byte, o int) uint64 {
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(p)), o))[:])
 }
 
-// matches returns the top bit of each byte of w that equals c, and no other
-// bit. v has a zero byte where w has c; (v&0x7f…+0x7f…)|v has a byte's top
-// bit clear exactly for zero bytes of v, with no borrow or carry crossing
-// bytes (unlike the shorter v-0x01… trick, which can flag the byte after a
-// match).
-func matches(w uint64, c byte) uint64 {
-	const lows = 0x7f7f7f7f7f7f7f7f
-	v := w ^ uint64(c)*0x0101010101010101
-	return ^((v&lows + lows) | v | lows)
+// highs has the top bit of every byte set.
+const highs = 0x8080808080808080
+
+// firstByte flags the first byte of w equal to c, given h = highs&^w: the
+// returned word's lowest set bit is the top bit of that byte, and it is zero
+// if there is none. It is the classic zero-byte test on w^c, whose borrow
+// may raise false flags, but only above a true one. Since c < 0x80, the
+// test's ^(w^c)&highs is h, which the tests for '{' and '}' share.
+func firstByte(w, h uint64, c byte) uint64 {
+	const ones = 0x0101010101010101
+	return (w ^ uint64(c)*ones - ones) & h
 }
 
 // crc16 is CRC-16/XMODEM with one table lookup per byte and no dependency

@@ -10,5 +10,5 @@ var Files = map[string]crcgen.Params{
 	// CRC-16/XMODEM, the hash Redis Cluster takes modulo 16384.
 	"crc16_table.go": {Name: "xmodem", Pkg: "crc", Width: 16, Poly: 0x1021, Slices: 16},
 	// CRC-64/REDIS (Jones), the trailer of DUMP payloads and RDB files.
-	"crc64_table.go": {Name: "redis", Pkg: "crc", Width: 64, Poly: 0xad93d23594c935a9, Reflect: true},
+	"crc64_table.go": {Name: "redis", Pkg: "crc", Width: 64, Poly: 0xad93d23594c935a9, Reflect: true, Slices: 16},
 }
