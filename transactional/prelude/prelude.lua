@@ -24,9 +24,10 @@
 -- dearer (Lua 5.1 searches the open upvalues linearly) than the lookups
 -- it would save.
 -- log holds undo commands, newest last. seen: keys whose whole state is
--- journaled; timed: keys whose expiry is; sv and hv: string values and hash
--- fields as reads returned them, false for absent.
-local log, n, seen, timed, sv, hv
+-- journaled; timed: keys whose expiry is; sv, hv and zv: string values,
+-- hash fields and sorted set scores as reads returned them, false for
+-- absent.
+local log, n, seen, timed, sv, hv, zv
 local function remember(e)
   n = n + 1
   log[n] = e
@@ -38,6 +39,9 @@ local function forget(k)
   end
   if hv then
     hv[k] = nil
+  end
+  if zv then
+    zv[k] = nil
   end
 end
 local function snap(k)
@@ -91,34 +95,48 @@ local function chunked(head, k, items)
 end
 --@ h_fields HSET HMSET HSETNX HINCRBY HINCRBYFLOAT HDEL
 -- fields journals hash fields before a write: from what reads returned, or
--- with one HMGET.
+-- with one HMGET of the others. A journaled field is marked true in hv: the
+-- first undo of a field restores it, so later writes to it need none.
 local function fields(k, fs)
-  local old
-  local cache = hv and hv[k]
-  if cache then
-    old = {}
-    for i = 1, #fs do
-      local v = cache[fs[i]]
-      if v == nil then
-        old = nil
-        break
-      end
-      old[i] = v
+  if sv then
+    sv[k] = nil
+  end
+  if zv then
+    zv[k] = nil
+  end
+  hv = hv or {}
+  local h = hv[k]
+  if not h then
+    h = {}
+    hv[k] = h
+  end
+  local miss = {}
+  for i = 1, #fs do
+    if h[fs[i]] == nil then
+      miss[#miss + 1] = fs[i]
     end
   end
-  if not old then
-    old = redis.pcall('HMGET', k, unpack(fs))
+  if #miss > 0 then
+    local old = redis.pcall('HMGET', k, unpack(miss))
     if old.err then
       return
+    end
+    for i = 1, #miss do
+      h[miss[i]] = old[i]
     end
   end
   local set, del = {}, {}
   for i = 1, #fs do
-    if old[i] then
-      set[#set + 1] = fs[i]
-      set[#set + 1] = old[i]
-    else
-      del[#del + 1] = fs[i]
+    local f = fs[i]
+    local v = h[f]
+    if v ~= true then
+      if v then
+        set[#set + 1] = f
+        set[#set + 1] = v
+      else
+        del[#del + 1] = f
+      end
+      h[f] = true
     end
   end
   chunked('HSET', k, set)
@@ -140,17 +158,61 @@ local function h_fields(cmd, k, ...)
     fs[1] = ...
   end
   fields(k, fs)
+  return nil, true
 end
 --@ end
 --@ h_expire EXPIRE PEXPIRE EXPIREAT PEXPIREAT PERSIST
-local function h_expire(cmd, k)
+-- An expiry that is already past deletes the key: that takes a snapshot.
+-- Redis compares with its clock when the write runs, later than TIME here,
+-- so a second of slack keeps a close call on the safe side.
+local function h_expire(cmd, k, t)
+  local c, at = string.lower(cmd), tonumber(t)
+  if at and c ~= 'persist' then
+    if c == 'expire' or c == 'pexpire' then
+      if at <= 0 then
+        return snap(k)
+      end
+    else
+      if c == 'expireat' then
+        at = at * 1000
+      end
+      local now = redis.call('TIME')
+      if at <= tonumber(now[1]) * 1000 + tonumber(now[2]) / 1000 + 1000 then
+        return snap(k)
+      end
+    end
+  end
   keepttl(k)
 end
 --@ end
 --@ h_set SET
 -- SET replaces value and expiry: from a read's value and PEXPIRETIME, or
--- by a snapshot.
+-- by a snapshot. A SET NX needs no read: its reply tells whether the key
+-- was absent (undone by DEL) or nothing changed.
 local function h_set(cmd, k, v, ...)
+  local nx, get, keep
+  for i = 1, select('#', ...) do
+    local a = select(i, ...)
+    if type(a) == 'string' then
+      a = string.lower(a)
+      if a == 'nx' then
+        nx = true
+      elseif a == 'get' then
+        get = true
+      elseif a == 'keepttl' then
+        keep = true
+      end
+    end
+  end
+  if nx and not get then
+    seen[k] = true
+    remember({'DEL', k})
+    return function(r)
+      if not r then
+        log[n], n, seen[k] = nil, n - 1, nil
+      end
+    end
+  end
   local old = sv and sv[k]
   if old == false then
     seen[k] = true
@@ -160,12 +222,9 @@ local function h_set(cmd, k, v, ...)
   if old == nil then
     return snap(k)
   end
-  for i = 1, select('#', ...) do
-    local a = select(i, ...)
-    if type(a) == 'string' and string.lower(a) == 'keepttl' then
-      remember({'SET', k, old, 'KEEPTTL'})
-      return
-    end
+  if keep then
+    remember({'SET', k, old, 'KEEPTTL'})
+    return
   end
   seen[k] = true
   local at = redis.call('PEXPIRETIME', k)
@@ -195,12 +254,28 @@ local function h_incr(cmd, k)
 end
 --@ end
 --@ h_zset ZADD ZINCRBY ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK
--- scores journals members' scores with one ZMSCORE: absent ones are
--- removed again, present ones get their old score back.
+-- scores journals members' scores, from what reads returned or with one
+-- ZMSCORE: absent ones are removed again, present ones get their old score
+-- back.
 local function scores(k, ms)
-  local old = redis.pcall('ZMSCORE', k, unpack(ms))
-  if old.err then
-    return
+  local old
+  local cache = zv and zv[k]
+  if cache then
+    old = {}
+    for i = 1, #ms do
+      local v = cache[ms[i]]
+      if v == nil then
+        old = nil
+        break
+      end
+      old[i] = v
+    end
+  end
+  if not old then
+    old = redis.pcall('ZMSCORE', k, unpack(ms))
+    if old.err then
+      return
+    end
   end
   local add, rem = {}, {}
   for i = 1, #ms do
@@ -315,7 +390,10 @@ local function h_xadd(cmd, k, ...)
     return snap(k)
   end
   remember({'XSETID', k, f['last-generated-id'], 'ENTRIESADDED', f['entries-added'], 'MAXDELETEDID', f['max-deleted-entry-id']})
-  return remember({'XDEL', k, false})
+  local e = remember({'XDEL', k, false})
+  return function(id)
+    e[3] = id
+  end
 end
 --@ end
 --@ reader r_get GET
@@ -323,6 +401,17 @@ local function r_get(r, k)
   if type(r) ~= 'table' then
     sv = sv or {}
     sv[k] = r
+  end
+end
+--@ end
+--@ reader r_score ZSCORE
+-- Only RESP2's replies are kept: RESP3 turns a score into a table.
+local function r_score(r, k, m)
+  if type(r) == 'string' or r == false then
+    zv = zv or {}
+    local z = zv[k] or {}
+    zv[k] = z
+    z[m] = r
   end
 end
 --@ end
@@ -375,16 +464,18 @@ local function kind(cmd)
   return w
 end
 -- journal records how to undo the write cmd is about to make. It returns
--- an undo entry whose third element is the write's reply, when the
--- handler needs it.
+-- a function to call with the write's reply, when the undo depends on it.
 local function journal(w, cmd, ...)
   if type(w) == 'function' then
     local k = ...
     if k == nil or seen[k] then
       return
     end
-    local fix = w(cmd, ...)
-    forget(k)
+    -- keep: the handler left what reads returned true of k.
+    local fix, keep = w(cmd, ...)
+    if not keep then
+      forget(k)
+    end
     return fix
   end
   if w == 1 then
@@ -456,6 +547,7 @@ local function guarded(raise, cmd, ...)
     for i = n, mark + 1, -1 do
       local k = log[i][2]
       seen[k], timed[k] = nil, nil
+      forget(k)
       log[i] = nil
     end
     n = mark
@@ -463,7 +555,7 @@ local function guarded(raise, cmd, ...)
       error(r)
     end
   elseif fix then
-    fix[3] = r
+    fix(r)
   end
   return r
 end
@@ -484,10 +576,10 @@ local function pass(e)
   return e
 end
 local function run(body)
-  log, n, seen, timed, sv, hv = {}, 0, {}, {}, nil, nil
+  log, n, seen, timed, sv, hv, zv = {}, 0, {}, {}, nil, nil, nil
   local ok, r = xpcall(body, pass)
   local l, c = log, n
-  log, seen, timed, sv, hv = nil, nil, nil, nil, nil
+  log, seen, timed, sv, hv, zv = nil, nil, nil, nil, nil, nil
   if ok then
     return r
   end

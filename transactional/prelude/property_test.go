@@ -31,6 +31,7 @@ var ops = []struct {
 }{
 	{"redis.call('SET', KEYS[a], '%d')", 0},
 	{"redis.call('SET', KEYS[a], '%d', 'PXAT', 4102444800000)", 0},
+	{"redis.call('SET', KEYS[a], '%d', 'NX', 'PXAT', 4102444800000)", -1},
 	{"redis.call('APPEND', KEYS[a], '1')", 0},
 	{"redis.call('INCRBY', KEYS[a], %d)", 0},
 	{"redis.call('GETDEL', KEYS[a])", 0},
@@ -71,9 +72,13 @@ var ops = []struct {
 	{"redis.call('ZADD', KEYS[a], 'GT', 'CH', %d, 'z', 1, 'w')", 4},
 	{"redis.call('ZREMRANGEBYSCORE', KEYS[a], '-inf', %d)", 4},
 	{"redis.call('ZREMRANGEBYRANK', KEYS[a], 0, 0)", 4},
+	{"redis.call('ZSCORE', KEYS[a], 'z')", 4},
+	{"redis.call('ZSCORE', KEYS[a], 'w')", 4},
 	{"redis.call('XADD', KEYS[a], 'MAXLEN', 1, '%d-2', 'g', 'w')", 5},
 	{"redis.call('XDEL', KEYS[a], '1-1')", 5},
 	{"redis.call('EXPIREAT', KEYS[a], 4102444%03d)", -1},
+	{"redis.call('PEXPIRE', KEYS[a], -%d)", -1},
+	{"redis.call('EXPIREAT', KEYS[a], %d)", -1},
 }
 
 var failures = []string{
