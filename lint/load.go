@@ -214,7 +214,7 @@ func (l *linter) run(files []string, srcs map[string][]byte) *Result {
 		if err != nil && !errors.As(err, &errs) {
 			errs = script.ErrorList{{Path: files[i], Msg: err.Error()}}
 		}
-		ps[i] = parsed{files[i], s, dropLintKey(errs)}
+		ps[i] = parsed{files[i], s, errs}
 		cs[i] = newChunk(files[i], s.Body, false)
 	})
 	included := map[string]bool{}
@@ -257,18 +257,6 @@ func (l *linter) run(files []string, srcs map[string][]byte) *Result {
 	parallel(len(units), func(i int) { l.add(analyze(units[i])...) })
 	res.Findings = Sort(l.out)
 	return res
-}
-
-// dropLintKey removes the script parser's complaint about `--! lint:`
-// lines, which belong to the linter.
-func dropLintKey(errs script.ErrorList) script.ErrorList {
-	out := errs[:0]
-	for _, e := range errs {
-		if !strings.HasPrefix(e.Msg, `unknown header key "lint"`) {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 func (l *linter) chunk(path, src string, lib bool) *chunk {

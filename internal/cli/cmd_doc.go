@@ -1,13 +1,8 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
-
-	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/scriptgen/scriptgen/internal/catalog"
 	"github.com/scriptgen/scriptgen/internal/script"
@@ -62,14 +57,9 @@ func runDoc(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "scriptgen doc: no scripts in %s\n", dir)
 		return ExitUsage
 	}
-	name := *pkg
-	if name == "" {
-		abs, err := filepath.Abs(dir)
-		if err != nil {
-			fmt.Fprintln(e.stderr, "scriptgen doc:", err)
-			return ExitUsage
-		}
-		name = strings.ReplaceAll(filepath.Base(abs), "-", "_")
+	name, ok := pkgName(e, "doc", *pkg, dir)
+	if !ok {
+		return ExitUsage
 	}
 	page, err := catalog.Markdown(scripts, catalog.Options{Package: name, Source: filepath.ToSlash(filepath.Clean(dir))})
 	if err != nil {
@@ -80,26 +70,14 @@ func runDoc(e *env, args []string) int {
 		e.stdout.Write(page)
 		return ExitOK
 	}
-	old, err := os.ReadFile(*out)
-	if err != nil && !os.IsNotExist(err) {
+	stale, err := writeOrDiff(e, *out, page, *check)
+	if err != nil {
 		fmt.Fprintln(e.stderr, "scriptgen doc:", err)
 		return ExitUsage
 	}
-	if bytes.Equal(old, page) {
-		return ExitOK
-	}
-	if *check {
-		e.stdout.Write(diff.Diff(*out+" (on disk)", old, *out+" (generated)", page))
+	if stale {
 		fmt.Fprintf(e.stderr, "scriptgen doc: %s is stale; run scriptgen doc without -diff\n", *out)
 		return ExitFindings
-	}
-	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
-		fmt.Fprintln(e.stderr, "scriptgen doc:", err)
-		return ExitUsage
-	}
-	if err := os.WriteFile(*out, page, 0o644); err != nil {
-		fmt.Fprintln(e.stderr, "scriptgen doc:", err)
-		return ExitUsage
 	}
 	return ExitOK
 }

@@ -56,29 +56,13 @@ func runGen(e *env, args []string) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(e.stderr, "scriptgen gen: no paths given")
+	name, ok := pkgName(e, "gen", *pkg, *out)
+	if !ok {
 		return ExitUsage
 	}
-	name := *pkg
-	if name == "" {
-		abs, err := filepath.Abs(*out)
-		if err != nil {
-			fmt.Fprintln(e.stderr, "scriptgen gen:", err)
-			return ExitUsage
-		}
-		name = strings.ReplaceAll(filepath.Base(abs), "-", "_")
-	}
-	scripts, code := cleanScripts(e, "gen", fs.Args())
-	if scripts == nil {
-		return code
-	}
-	files, err := gen.Go(scripts, name)
-	if err != nil {
-		fmt.Fprintln(e.stderr, "scriptgen gen:", err)
-		return ExitFindings
-	}
-	return emit(e, "gen", *out, files, *check, ".go")
+	return render(e, "gen", fs.Args(), *out, *check, ".go", func(scripts []*script.Script) (map[string][]byte, error) {
+		return gen.Go(scripts, name)
+	})
 }
 
 func runBundle(e *env, args []string) int {
@@ -88,20 +72,40 @@ func runBundle(e *env, args []string) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(e.stderr, "scriptgen bundle: no paths given")
+	return render(e, "bundle", fs.Args(), *out, *check, "", gen.Bundle)
+}
+
+// pkgName is the Go package name given, or else dir's base name.
+func pkgName(e *env, cmd, given, dir string) (string, bool) {
+	if given != "" {
+		return given, true
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "scriptgen %s: %v\n", cmd, err)
+		return "", false
+	}
+	return strings.ReplaceAll(filepath.Base(abs), "-", "_"), true
+}
+
+// render is gen and bundle: load and lint the scripts under paths, refuse
+// them on findings, render them with fn and write the files under dir (or,
+// with check, compare them).
+func render(e *env, cmd string, paths []string, dir string, check bool, ext string, fn func([]*script.Script) (map[string][]byte, error)) int {
+	if len(paths) == 0 {
+		fmt.Fprintf(e.stderr, "scriptgen %s: no paths given\n", cmd)
 		return ExitUsage
 	}
-	scripts, code := cleanScripts(e, "bundle", fs.Args())
+	scripts, code := cleanScripts(e, cmd, paths)
 	if scripts == nil {
 		return code
 	}
-	files, err := gen.Bundle(scripts)
+	files, err := fn(scripts)
 	if err != nil {
-		fmt.Fprintln(e.stderr, "scriptgen bundle:", err)
+		fmt.Fprintf(e.stderr, "scriptgen %s: %v\n", cmd, err)
 		return ExitFindings
 	}
-	return emit(e, "bundle", *out, files, *check, "")
+	return emit(e, cmd, dir, files, check, ext)
 }
 
 // cleanScripts loads and lints; on findings it prints them and returns nil.
@@ -135,28 +139,12 @@ func emit(e *env, cmd, dir string, files map[string][]byte, check bool, ext stri
 	sort.Strings(names)
 	stale := false
 	for _, n := range names {
-		path := filepath.Join(dir, filepath.FromSlash(n))
-		old, err := os.ReadFile(path)
-		if err != nil && !os.IsNotExist(err) {
+		differs, err := writeOrDiff(e, filepath.Join(dir, filepath.FromSlash(n)), files[n], check)
+		if err != nil {
 			fmt.Fprintf(e.stderr, "scriptgen %s: %v\n", cmd, err)
 			return ExitUsage
 		}
-		if bytes.Equal(old, files[n]) {
-			continue
-		}
-		if check {
-			stale = true
-			e.stdout.Write(diff.Diff(path+" (on disk)", old, path+" (generated)", files[n]))
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			fmt.Fprintf(e.stderr, "scriptgen %s: %v\n", cmd, err)
-			return ExitUsage
-		}
-		if err := os.WriteFile(path, files[n], 0o644); err != nil {
-			fmt.Fprintf(e.stderr, "scriptgen %s: %v\n", cmd, err)
-			return ExitUsage
-		}
+		stale = stale || differs
 	}
 	for _, old := range orphans(dir, files, ext) {
 		if check {
@@ -174,6 +162,27 @@ func emit(e *env, cmd, dir string, files map[string][]byte, check bool, ext stri
 		return ExitFindings
 	}
 	return ExitOK
+}
+
+// writeOrDiff writes data to path unless the file already holds it; with
+// check it writes nothing and prints a unified diff instead. stale reports
+// a check that found a difference.
+func writeOrDiff(e *env, path string, data []byte, check bool) (stale bool, err error) {
+	old, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return false, err
+	}
+	if bytes.Equal(old, data) {
+		return false, nil
+	}
+	if check {
+		e.stdout.Write(diff.Diff(path+" (on disk)", old, path+" (generated)", data))
+		return true, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return false, err
+	}
+	return false, os.WriteFile(path, data, 0o644)
 }
 
 // orphans lists files under dir that carry scriptgen's header (or, for
