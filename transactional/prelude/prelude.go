@@ -99,7 +99,8 @@ var refused = map[string]bool{"flushall": true, "flushdb": true, "swapdb": true,
 // section is a handler of prelude.lua and the commands it serves.
 type section struct {
 	fn       string
-	reader   bool
+	reader   bool // a read's handler, remembering what it returned
+	helper   bool // a function the handlers of its commands share
 	commands []string // lower case
 	lines    []string
 }
@@ -118,8 +119,8 @@ func parseRuntime(lua string) ([]string, []*section) {
 			switch {
 			case f[0] == "end":
 				cur = nil
-			case f[0] == "reader":
-				cur = &section{fn: f[1], reader: true, commands: lowerAll(f[2:])}
+			case f[0] == "reader" || f[0] == "helper":
+				cur = &section{fn: f[1], reader: f[0] == "reader", helper: f[0] == "helper", commands: lowerAll(f[2:])}
 				secs = append(secs, cur)
 				core = append(core, "__SECTION__")
 			default:
@@ -147,7 +148,9 @@ func lowerAll(ss []string) []string {
 }
 
 // spellingsOf maps each command code names in a string literal, in lower
-// case, to its spellings there.
+// case, to its spellings there. Only those go in the write table: every
+// entry costs an EVAL call time, and a spelling found at run time only is
+// looked up under the others (kind, in prelude.lua).
 func spellingsOf(code string) map[string][]string {
 	spellings := map[string][]string{}
 	for _, lit := range literals(code) {
@@ -157,9 +160,6 @@ func spellingsOf(code string) map[string][]string {
 		l := strings.ToLower(lit)
 		if !slices.Contains(spellings[l], lit) {
 			spellings[l] = append(spellings[l], lit)
-		}
-		if !slices.Contains(spellings[l], l) {
-			spellings[l] = append(spellings[l], l)
 		}
 	}
 	return spellings
@@ -175,7 +175,7 @@ func render(code string) (lua, w, r string) {
 	for name, spelled := range spellings {
 		e := entry(commands.Lookup(name))
 		for _, sec := range sections {
-			if slices.Contains(sec.commands, name) {
+			if !sec.helper && slices.Contains(sec.commands, name) {
 				if sec.reader {
 					e = "'r'"
 					for _, s := range spelled {

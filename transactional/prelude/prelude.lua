@@ -4,8 +4,9 @@
 --
 -- Sections between "--@ <handler> <COMMAND>..." and "--@ end" are kept only
 -- when the guarded code names one of their commands; "--@ reader" sections
--- remember what a read returned. __W__ becomes the table of the commands
--- the code names (see prelude.go); its values:
+-- remember what a read returned; "--@ helper" sections are functions the
+-- handlers of their commands share. __W__ becomes the table of the
+-- commands the code names, as spelled there (see prelude.go); its values:
 --   false   not a write, or no keys
 --   'r'     a read whose reply R[cmd] remembers
 --   a function  the write's handler, which journals an inverse
@@ -19,20 +20,24 @@
 --
 -- While FUNCTION LOAD runs a library, the globals hold only a reduced
 -- redis table (no call) and nothing else, so nothing here reads a global
--- before it runs. Globals are not copied into locals either: each EVAL
--- creates every closure here again, and each captured local makes that
--- dearer (Lua 5.1 searches the open upvalues linearly) than the lookups
--- it would save.
--- log holds undo commands, newest last. seen: keys whose whole state is
--- journaled; timed: keys whose expiry is; sv, hv and zv: string values,
--- hash fields and sorted set scores as reads returned them, false for
--- absent.
+-- before it runs.
+--
+-- Cost. Under EVAL every function and table here is created again on each
+-- call (Redis 7 leaves a script no place to keep them). Counted with
+-- callgrind on redis-server 7.0.15, in instructions: a closure 400 to 700
+-- (Lua 5.1 searches the open upvalues linearly for each one it captures),
+-- an empty table about 600, xpcall 1,400, against about 7,000 for one
+-- redis.call('TIME'). So: few closures, handlers rendered only for the
+-- commands the code names, the journal's tables made at the first write,
+-- log entries appended inline, and a read or a write to a key already
+-- snapshotted costs one table lookup and one call more than Redis's own.
+--
+-- n counts the undo commands in log, newest last, and is nil outside a
+-- run; log, seen (keys whose whole state is journaled) and timed (keys
+-- whose expiry is) are made at the run's first write; sv, hv and zv:
+-- string values, hash fields and sorted set scores as reads returned
+-- them, false for absent.
 local log, n, seen, timed, sv, hv, zv
-local function remember(e)
-  n = n + 1
-  log[n] = e
-  return e
-end
 local function forget(k)
   if sv then
     sv[k] = nil
@@ -47,17 +52,19 @@ end
 local function snap(k)
   seen[k] = true
   local at = redis.call('PEXPIRETIME', k)
+  n = n + 1
   if at == -2 then
-    remember({'DEL', k})
+    log[n] = {'DEL', k}
     return
   end
   local d = redis.call('DUMP', k)
   if at > 0 then
-    remember({'RESTORE', k, at, d, 'REPLACE', 'ABSTTL'})
+    log[n] = {'RESTORE', k, at, d, 'REPLACE', 'ABSTTL'}
   else
-    remember({'RESTORE', k, 0, d, 'REPLACE'})
+    log[n] = {'RESTORE', k, 0, d, 'REPLACE'}
   end
 end
+--@ helper keepttl HDEL EXPIRE PEXPIRE EXPIREAT PEXPIREAT PERSIST ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK SADD SREM
 -- keepttl journals k's expiry before a write that may change it or delete
 -- the key. Undone in order, the key exists again when it is restored.
 local function keepttl(k)
@@ -66,57 +73,72 @@ local function keepttl(k)
   end
   timed[k] = true
   local at = redis.call('PEXPIRETIME', k)
+  n = n + 1
   if at == -2 then
     seen[k] = true
-    remember({'DEL', k})
+    log[n] = {'DEL', k}
   elseif at == -1 then
-    remember({'PERSIST', k})
+    log[n] = {'PERSIST', k}
   else
-    remember({'PEXPIREAT', k, at})
+    log[n] = {'PEXPIREAT', k, at}
   end
 end
-local function refuse(cmd)
-  error({err = 'ERR scriptgen transactional: ' .. cmd .. ' cannot be rolled back'})
-end
--- chunked remembers a long undo in pieces: unpack and Redis's argument
--- count have limits that the write's own reply does not.
-local function chunked(head, k, items)
-  local m = #items
-  for i = 1, m, 1000 do
-    local e, last = {head, k}, i + 999
+--@ end
+--@ helper put HSET HMSET HSETNX HINCRBY HINCRBYFLOAT HDEL ZADD ZINCRBY ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK SADD SREM
+-- put appends undo e = {cmd, key, items...}, in pieces of 1,000 items when
+-- it is long: unpack and Redis's argument count have limits that the
+-- write's own reply does not. Pairs stay together.
+local function put(e)
+  local m = #e
+  if m <= 1002 then
+    n = n + 1
+    log[n] = e
+    return
+  end
+  for i = 3, m, 1000 do
+    local c, last = {e[1], e[2]}, i + 999
     if last > m then
       last = m
     end
     for j = i, last do
-      e[j - i + 3] = items[j]
+      c[j - i + 3] = e[j]
     end
-    remember(e)
+    n = n + 1
+    log[n] = c
   end
 end
---@ h_fields HSET HMSET HSETNX HINCRBY HINCRBYFLOAT HDEL
--- fields journals hash fields before a write: from what reads returned, or
--- with one HMGET of the others. A journaled field is marked true in hv: the
--- first undo of a field restores it, so later writes to it need none.
-local function fields(k, fs)
+--@ end
+--@ helper fields HSET HMSET HSETNX HINCRBY HINCRBYFLOAT HDEL
+-- fields journals the hash fields a[1], a[1 + step] … of k before a write:
+-- from what reads returned, or with one HMGET of the others. A journaled
+-- field is marked true in hv: the first undo of a field restores it, so
+-- later writes to it need none.
+local function fields(k, a, step)
   if sv then
     sv[k] = nil
   end
   if zv then
     zv[k] = nil
   end
-  hv = hv or {}
+  if not hv then
+    hv = {}
+  end
   local h = hv[k]
   if not h then
     h = {}
     hv[k] = h
   end
-  local miss = {}
-  for i = 1, #fs do
-    if h[fs[i]] == nil then
-      miss[#miss + 1] = fs[i]
+  local miss
+  for i = 1, #a, step do
+    if h[a[i]] == nil then
+      if miss then
+        miss[#miss + 1] = a[i]
+      else
+        miss = {a[i]}
+      end
     end
   end
-  if #miss > 0 then
+  if miss then
     local old = redis.pcall('HMGET', k, unpack(miss))
     if old.err then
       return
@@ -125,39 +147,53 @@ local function fields(k, fs)
       h[miss[i]] = old[i]
     end
   end
-  local set, del = {}, {}
-  for i = 1, #fs do
-    local f = fs[i]
+  local set, del
+  for i = 1, #a, step do
+    local f = a[i]
     local v = h[f]
     if v ~= true then
       if v then
-        set[#set + 1] = f
-        set[#set + 1] = v
-      else
+        if set then
+          set[#set + 1] = f
+          set[#set + 1] = v
+        else
+          set = {'HSET', k, f, v}
+        end
+      elseif del then
         del[#del + 1] = f
+      else
+        del = {'HDEL', k, f}
       end
       h[f] = true
     end
   end
-  chunked('HSET', k, set)
-  chunked('HDEL', k, del)
-end
-local function h_fields(cmd, k, ...)
-  local fs, c = {}, string.lower(cmd)
-  if c == 'hset' or c == 'hmset' then
-    for i = 1, select('#', ...), 2 do
-      fs[#fs + 1] = select(i, ...)
-    end
-  elseif c == 'hdel' then
-    keepttl(k)
-    if seen[k] then
-      return
-    end
-    fs = {...}
-  else
-    fs[1] = ...
+  if set then
+    put(set)
   end
-  fields(k, fs)
+  if del then
+    put(del)
+  end
+end
+--@ end
+--@ h_hset HSET HMSET
+local function h_hset(cmd, k, ...)
+  fields(k, {...}, 2)
+  return nil, true
+end
+--@ end
+--@ h_hfield HSETNX HINCRBY HINCRBYFLOAT
+local function h_hfield(cmd, k, f)
+  fields(k, {f}, 1)
+  return nil, true
+end
+--@ end
+--@ h_hdel HDEL
+local function h_hdel(cmd, k, ...)
+  keepttl(k)
+  if seen[k] then
+    return
+  end
+  fields(k, {...}, 1)
   return nil, true
 end
 --@ end
@@ -183,6 +219,8 @@ local function h_expire(cmd, k, t)
     end
   end
   keepttl(k)
+  -- The values stay: what reads returned of k stays true.
+  return nil, true
 end
 --@ end
 --@ h_set SET
@@ -206,7 +244,8 @@ local function h_set(cmd, k, v, ...)
   end
   if nx and not get then
     seen[k] = true
-    remember({'DEL', k})
+    n = n + 1
+    log[n] = {'DEL', k}
     return function(r)
       if not r then
         log[n], n, seen[k] = nil, n - 1, nil
@@ -214,24 +253,26 @@ local function h_set(cmd, k, v, ...)
     end
   end
   local old = sv and sv[k]
-  if old == false then
-    seen[k] = true
-    remember({'DEL', k})
-    return
-  end
   if old == nil then
     return snap(k)
   end
+  n = n + 1
+  if old == false then
+    seen[k] = true
+    log[n] = {'DEL', k}
+    return
+  end
+  -- KEEPTTL leaves the expiry to later writes to journal.
   if keep then
-    remember({'SET', k, old, 'KEEPTTL'})
+    log[n] = {'SET', k, old, 'KEEPTTL'}
     return
   end
   seen[k] = true
   local at = redis.call('PEXPIRETIME', k)
   if at > 0 then
-    remember({'SET', k, old, 'PXAT', at})
+    log[n] = {'SET', k, old, 'PXAT', at}
   else
-    remember({'SET', k, old})
+    log[n] = {'SET', k, old}
   end
 end
 --@ end
@@ -245,15 +286,16 @@ local function h_incr(cmd, k)
       return
     end
   end
+  n = n + 1
   if old then
-    remember({'SET', k, old, 'KEEPTTL'})
+    log[n] = {'SET', k, old, 'KEEPTTL'}
   else
     seen[k] = true
-    remember({'DEL', k})
+    log[n] = {'DEL', k}
   end
 end
 --@ end
---@ h_zset ZADD ZINCRBY ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK
+--@ helper scores ZADD ZINCRBY ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK
 -- scores journals members' scores, from what reads returned or with one
 -- ZMSCORE: absent ones are removed again, present ones get their old score
 -- back.
@@ -277,56 +319,76 @@ local function scores(k, ms)
       return
     end
   end
-  local add, rem = {}, {}
+  local add, rem
   for i = 1, #ms do
     if old[i] then
-      add[#add + 1] = old[i]
-      add[#add + 1] = ms[i]
-    else
+      if add then
+        add[#add + 1] = old[i]
+        add[#add + 1] = ms[i]
+      else
+        add = {'ZADD', k, old[i], ms[i]}
+      end
+    elseif rem then
       rem[#rem + 1] = ms[i]
+    else
+      rem = {'ZREM', k, ms[i]}
     end
   end
-  chunked('ZADD', k, add)
-  chunked('ZREM', k, rem)
+  if add then
+    put(add)
+  end
+  if rem then
+    put(rem)
+  end
 end
-local zflags = {nx = true, xx = true, gt = true, lt = true, ch = true, incr = true}
-local function h_zset(cmd, k, ...)
-  local c, a = string.lower(cmd), {...}
-  if c == 'zadd' then
-    local i = 1
-    while type(a[i]) == 'string' and zflags[string.lower(a[i])] do
-      i = i + 1
+--@ end
+--@ h_zadd ZADD
+local function h_zadd(cmd, k, ...)
+  local a, i = {...}, 1
+  while type(a[i]) == 'string' do
+    local f = string.lower(a[i])
+    if f ~= 'nx' and f ~= 'xx' and f ~= 'gt' and f ~= 'lt' and f ~= 'ch' and f ~= 'incr' then
+      break
     end
-    local ms = {}
-    for j = i + 1, #a, 2 do
-      ms[#ms + 1] = a[j]
-    end
-    return scores(k, ms)
-  elseif c == 'zincrby' then
-    return scores(k, {a[2]})
+    i = i + 1
   end
+  local ms = {}
+  for j = i + 1, #a, 2 do
+    ms[#ms + 1] = a[j]
+  end
+  scores(k, ms)
+end
+--@ end
+--@ h_zincrby ZINCRBY
+local function h_zincrby(cmd, k, by, m)
+  scores(k, {m})
+end
+--@ end
+--@ h_zrem ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK
+local function h_zrem(cmd, k, ...)
   keepttl(k)
   if seen[k] then
     return
   end
+  local c = string.lower(cmd)
   if c == 'zrem' then
-    return scores(k, a)
+    return scores(k, {...})
   end
-  local r
+  local a, b, r = ...
   if c == 'zremrangebyscore' then
-    r = redis.pcall('ZRANGEBYSCORE', k, a[1], a[2], 'WITHSCORES')
+    r = redis.pcall('ZRANGEBYSCORE', k, a, b, 'WITHSCORES')
   else
-    r = redis.pcall('ZRANGE', k, a[1], a[2], 'WITHSCORES')
+    r = redis.pcall('ZRANGE', k, a, b, 'WITHSCORES')
   end
-  if r.err then
+  if r.err or #r == 0 then
     return
   end
-  local add = {}
+  local add = {'ZADD', k}
   for i = 1, #r, 2 do
-    add[#add + 1] = r[i + 1]
-    add[#add + 1] = r[i]
+    add[i + 2] = r[i + 1]
+    add[i + 3] = r[i]
   end
-  chunked('ZADD', k, add)
+  put(add)
 end
 --@ end
 --@ h_set_members SADD SREM
@@ -342,13 +404,19 @@ local function h_set_members(cmd, k, ...)
   if old.err then
     return
   end
-  local undo = {}
+  local undo
   for i = 1, #ms do
     if (old[i] == 1) ~= add then
-      undo[#undo + 1] = ms[i]
+      if undo then
+        undo[#undo + 1] = ms[i]
+      else
+        undo = {add and 'SREM' or 'SADD', k, ms[i]}
+      end
     end
   end
-  chunked(add and 'SREM' or 'SADD', k, undo)
+  if undo then
+    put(undo)
+  end
 end
 --@ end
 --@ h_push LPUSH RPUSH LPUSHX RPUSHX
@@ -356,7 +424,8 @@ end
 -- pop is not needed, so nothing is read before.
 local function h_push(cmd, k, ...)
   local c = string.lower(cmd)
-  remember({(c == 'lpush' or c == 'lpushx') and 'LPOP' or 'RPOP', k, select('#', ...)})
+  n = n + 1
+  log[n] = {(c == 'lpush' or c == 'lpushx') and 'LPOP' or 'RPOP', k, select('#', ...)}
 end
 --@ end
 --@ h_xadd XADD
@@ -377,7 +446,8 @@ local function h_xadd(cmd, k, ...)
   if info.err then
     if info.err == 'ERR no such key' then
       seen[k] = true
-      remember({'DEL', k})
+      n = n + 1
+      log[n] = {'DEL', k}
     end
     return
   end
@@ -389,8 +459,11 @@ local function h_xadd(cmd, k, ...)
   if f['max-deleted-entry-id'] == '0-0' then
     return snap(k)
   end
-  remember({'XSETID', k, f['last-generated-id'], 'ENTRIESADDED', f['entries-added'], 'MAXDELETEDID', f['max-deleted-entry-id']})
-  local e = remember({'XDEL', k, false})
+  n = n + 1
+  log[n] = {'XSETID', k, f['last-generated-id'], 'ENTRIESADDED', f['entries-added'], 'MAXDELETEDID', f['max-deleted-entry-id']}
+  local e = {'XDEL', k, false}
+  n = n + 1
+  log[n] = e
   return function(id)
     e[3] = id
   end
@@ -399,7 +472,9 @@ end
 --@ reader r_get GET
 local function r_get(r, k)
   if type(r) ~= 'table' then
-    sv = sv or {}
+    if not sv then
+      sv = {}
+    end
     sv[k] = r
   end
 end
@@ -408,9 +483,14 @@ end
 -- Only RESP2's replies are kept: RESP3 turns a score into a table.
 local function r_score(r, k, m)
   if type(r) == 'string' or r == false then
-    zv = zv or {}
-    local z = zv[k] or {}
-    zv[k] = z
+    if not zv then
+      zv = {}
+    end
+    local z = zv[k]
+    if not z then
+      z = {}
+      zv[k] = z
+    end
     z[m] = r
   end
 end
@@ -420,9 +500,14 @@ local function r_fields(r, k, ...)
   if type(r) == 'table' and r.err then
     return
   end
-  hv = hv or {}
-  local h = hv[k] or {}
-  hv[k] = h
+  if not hv then
+    hv = {}
+  end
+  local h = hv[k]
+  if not h then
+    h = {}
+    hv[k] = h
+  end
   if type(r) ~= 'table' then
     h[...] = r
     return
@@ -433,113 +518,116 @@ local function r_fields(r, k, ...)
 end
 --@ end
 local W, R = __W__, __R__
-local function kind(cmd)
-  local w = W[cmd]
-  if w ~= nil then
-    return w
-  end
-  w = false
-  if type(cmd) == 'string' then
-    local l = string.lower(cmd)
-    w = W[l]
-    if w == nil then
-      local info = redis.pcall('COMMAND', 'INFO', l)
-      w = false
-      info = type(info) == 'table' and info[1]
-      if type(info) == 'table' then
-        if type(info[10]) == 'table' and #info[10] > 0 then
-          w = 'g'
+-- guarded runs a command of the body whose W value is w (nil: not looked
+-- up yet): a read as is, a remembered read and a write after journaling
+-- how to undo it. raise: as redis.call, else as redis.pcall.
+local function guarded(w, raise, cmd, ...)
+  -- A spelling the code does not use: found under another spelling or
+  -- asked of COMMAND INFO, and remembered.
+  if w == nil then
+    w = false
+    if type(cmd) == 'string' then
+      local l, found = string.lower(cmd)
+      for s, v in pairs(W) do
+        if type(s) == 'string' and string.lower(s) == l then
+          found, w = true, v
+          R[cmd] = R[s]
+          break
         end
-        for _, f in ipairs(info[3]) do
-          if f == 'write' or type(f) == 'table' and f.ok == 'write' then
+      end
+      if not found then
+        local info = redis.pcall('COMMAND', 'INFO', l)
+        info = type(info) == 'table' and info[1]
+        if type(info) == 'table' then
+          if type(info[10]) == 'table' and #info[10] > 0 then
             w = 'g'
+          end
+          for _, f in ipairs(info[3]) do
+            if f == 'write' or type(f) == 'table' and f.ok == 'write' then
+              w = 'g'
+            end
           end
         end
       end
-      W[l] = w
+      W[cmd] = w
     end
-    R[cmd] = R[l]
-    W[cmd] = w
   end
-  return w
-end
--- journal records how to undo the write cmd is about to make. It returns
--- a function to call with the write's reply, when the undo depends on it.
-local function journal(w, cmd, ...)
+  if not w then
+    if raise then
+      return redis.call(cmd, ...)
+    end
+    return redis.pcall(cmd, ...)
+  end
+  if w == 'r' then
+    local r
+    if raise then
+      r = redis.call(cmd, ...)
+    else
+      r = redis.pcall(cmd, ...)
+    end
+    R[cmd](r, ...)
+    return r
+  end
+  if not log then
+    log, seen, timed = {}, {}, {}
+  end
+  local mark, fix = n
   if type(w) == 'function' then
     local k = ...
-    if k == nil or seen[k] then
-      return
+    if k ~= nil and not seen[k] then
+      -- keep: the handler left what reads returned true of k.
+      local keep
+      fix, keep = w(cmd, ...)
+      if not keep then
+        forget(k)
+      end
     end
-    -- keep: the handler left what reads returned true of k.
-    local fix, keep = w(cmd, ...)
-    if not keep then
-      forget(k)
-    end
-    return fix
-  end
-  if w == 1 then
+  elseif w == 1 then
     local k = ...
-    if k ~= nil then
+    if k ~= nil and not seen[k] then
+      forget(k)
+      snap(k)
+    end
+  else
+    local ks = {}
+    if w == 'g' then
+      ks = redis.pcall('COMMAND', 'GETKEYS', cmd, ...)
+      if type(ks) ~= 'table' or ks.err then
+        ks = {}
+      end
+    elseif w == 'x' then
+      error({err = 'ERR scriptgen transactional: ' .. cmd .. ' cannot be rolled back'})
+    elseif w == 'c' then
+      for i = 3, select('#', ...) do
+        local a = select(i, ...)
+        if type(a) == 'string' and string.lower(a) == 'db' then
+          error({err = 'ERR scriptgen transactional: COPY ... DB cannot be rolled back'})
+        end
+      end
+      ks = {...}
+      ks[3] = nil
+    else
+      local last = w[2]
+      if last < 0 then
+        last = select('#', ...) + 1 + last
+      end
+      for i = w[1], last, w[3] do
+        ks[#ks + 1] = select(i, ...)
+      end
+    end
+    for i = 1, #ks do
+      local k = ks[i]
       forget(k)
       if not seen[k] then
         snap(k)
       end
     end
-    return
   end
-  local ks = {}
-  if w == 'g' then
-    ks = redis.pcall('COMMAND', 'GETKEYS', cmd, ...)
-    if type(ks) ~= 'table' or ks.err then
-      return
-    end
-  elseif w == 'x' then
-    refuse(cmd)
-  elseif w == 'c' then
-    for i = 3, select('#', ...) do
-      local a = select(i, ...)
-      if type(a) == 'string' and string.lower(a) == 'db' then
-        refuse('COPY ... DB')
-      end
-    end
-    ks = {...}
-    ks[3] = nil
-  else
-    local last = w[2]
-    if last < 0 then
-      last = select('#', ...) + 1 + last
-    end
-    for i = w[1], last, w[3] do
-      ks[#ks + 1] = select(i, ...)
-    end
-  end
-  for i = 1, #ks do
-    local k = ks[i]
-    forget(k)
-    if not seen[k] then
-      snap(k)
-    end
-  end
-end
-local function guarded(raise, cmd, ...)
-  local f = raise and redis.call or redis.pcall
-  local w = W[cmd]
-  if w == nil then
-    w = kind(cmd)
-  end
-  if not w then
-    return f(cmd, ...)
-  end
-  if w == 'r' then
-    local r = f(cmd, ...)
-    R[cmd](r, ...)
-    return r
-  end
-  local mark = n
-  local fix = journal(w, cmd, ...)
   if n == mark then
-    return f(cmd, ...)
+    if raise then
+      return redis.call(cmd, ...)
+    end
+    return redis.pcall(cmd, ...)
   end
   local r = redis.pcall(cmd, ...)
   if type(r) == 'table' and r.err then
@@ -559,27 +647,29 @@ local function guarded(raise, cmd, ...)
   end
   return r
 end
-local function proxied_call(...)
-  if not log then
-    return redis.call(...)
+local function proxied_call(cmd, ...)
+  local w = W[cmd]
+  if w == false or not n then
+    return redis.call(cmd, ...)
   end
-  return guarded(true, ...)
+  return guarded(w, true, cmd, ...)
 end
-local function proxied_pcall(...)
-  if not log then
-    return redis.pcall(...)
+local function proxied_pcall(cmd, ...)
+  local w = W[cmd]
+  if w == false or not n then
+    return redis.pcall(cmd, ...)
   end
-  return guarded(false, ...)
+  return guarded(w, false, cmd, ...)
 end
 __PROXY__
 local function pass(e)
   return e
 end
 local function run(body)
-  log, n, seen, timed, sv, hv, zv = {}, 0, {}, {}, nil, nil, nil
+  n = 0
   local ok, r = xpcall(body, pass)
   local l, c = log, n
-  log, seen, timed, sv, hv, zv = nil, nil, nil, nil, nil, nil
+  log, n, seen, timed, sv, hv, zv = nil, nil, nil, nil, nil, nil, nil
   if ok then
     return r
   end

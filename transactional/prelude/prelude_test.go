@@ -170,6 +170,30 @@ error({err = 'STOP here'})`
 	}
 }
 
+// TestOtherSpelling: a command the code names in one spelling and calls at
+// run time in another is journaled as the first, without asking COMMAND.
+func TestOtherSpelling(t *testing.T) {
+	ctx, c := start(t)
+	seed(t, ctx, c)
+	before := describe(t, ctx, c, testKeys)
+	if err := c.ConfigResetStat(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	body := `redis.call('HSET', KEYS[1], 'a', 'first')
+redis.call(string.lower('HSET'), KEYS[1], 'b', 'second')
+redis.call('Hset', KEYS[1], 'c', 'third')
+error({err = 'STOP here'})`
+	if err := c.Eval(ctx, Wrap(body), []string{"{t}h"}).Err(); errText(err) != "STOP here" {
+		t.Fatalf("error %v", err)
+	}
+	if after := describe(t, ctx, c, testKeys); after != before {
+		t.Fatalf("keyspace:\n%s\nwant:\n%s", after, before)
+	}
+	if n := calls(c.Info(ctx, "commandstats").Val(), "command|info"); n > 0 {
+		t.Errorf("COMMAND INFO asked %d times", n)
+	}
+}
+
 // TestFunctionsLibrary loads a library with a helper, a transactional
 // function and a plain one, and checks both behaviours through FCALL.
 func TestFunctionsLibrary(t *testing.T) {
