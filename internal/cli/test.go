@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	register(&command{name: "test", summary: "run *_test.lua script tests", usage: `usage: scriptgen test [-v] [-json] [-run REGEXP] [-redis URL] [PATH...]
+	register(&command{name: "test", summary: "run *_test.lua script tests", usage: `usage: scriptgen test [-v] [-json] [-run REGEXP] [-redis URL] [-transactional] [PATH...]
 
 Test runs the *_test.lua files under PATH (files or directories, walked
 recursively; default ".") in the style of go test: one line per file, the
@@ -19,7 +19,10 @@ fresh keyspace.
 Scripts run in the embedded engine (miniredis with a Redis-7-faithful Lua
 sandbox and a virtual clock), or with -redis on a real server, which is how a
 test proves the sandbox faithful. With -redis every test begins with FLUSHDB
-and SCRIPT FLUSH: point it at a scratch server.
+and SCRIPT FLUSH: point it at a scratch server. -transactional wraps every
+script in the rollback prelude, as if its header said transactional: a
+library's own tests then show that the prelude changes nothing of a run that
+does not fail.
 
 In a test file:
 
@@ -41,6 +44,7 @@ func runTest(e *env, args []string) int {
 	run := fs.String("run", "", "run only the tests whose name matches `regexp`")
 	asJSON := fs.Bool("json", false, "print go test -json's event stream (for editors and CI)")
 	redisURL := fs.String("redis", "", "run on the real Redis at `URL` (redis://[user:pass@]host:port[/db]) instead of the embedded engine")
+	tx := fs.Bool("transactional", false, "run every script wrapped in the rollback prelude, as if flagged transactional")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -48,7 +52,7 @@ func runTest(e *env, args []string) int {
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	opts := luatest.Options{Verbose: *verbose, JSON: *asJSON, RedisURL: *redisURL, Out: e.stdout}
+	opts := luatest.Options{Verbose: *verbose, JSON: *asJSON, RedisURL: *redisURL, Transactional: *tx, Out: e.stdout}
 	if *run != "" {
 		re, err := regexp.Compile(*run)
 		if err != nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/scriptgen/scriptgen/internal/script"
+
 	"github.com/scriptgen/scriptgen/internal/luatest"
 	"github.com/scriptgen/scriptgen/internal/redistest"
 )
@@ -85,6 +87,59 @@ func TestTransactionalLuaTests(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res.Failed > 0 || res.Passed != 4 {
+				t.Errorf("passed %d, failed %d:\n%s", res.Passed, res.Failed, out.String())
+			}
+		})
+	}
+}
+
+// TestTransactionalOption: with Options.Transactional the plain transfer is
+// wrapped too, so its half-done write is rolled back and the test that
+// expects Redis's own behaviour fails.
+func TestTransactionalOption(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"transfer.lua":       fmt.Sprintf(transfer, "transfer", "--! flags: transactional"),
+		"transfer_plain.lua": fmt.Sprintf(transfer, "transfer_plain", ""),
+		"transfer_test.lua":  transferTest,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	res, err := luatest.Run([]string{filepath.Join(dir, "transfer_test.lua")}, luatest.Options{Transactional: true, Out: &out, Verbose: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Failed != 1 || res.Passed != 3 || !bytes.Contains(out.Bytes(), []byte("--- FAIL: test_plain_keeps_half")) {
+		t.Errorf("passed %d, failed %d, want only test_plain_keeps_half to fail:\n%s", res.Passed, res.Failed, out.String())
+	}
+}
+
+// TestLibraryWrapped runs the library's own Lua tests with every limiter
+// wrapped in the rollback prelude, on the engine (which hosts the prelude
+// with its journal) and on a redis-server (which runs the prelude's Lua):
+// the prelude must change nothing of a run that does not fail.
+func TestLibraryWrapped(t *testing.T) {
+	files, err := script.Files([]string{filepath.Join("..", "..", "lua", "ratelimit")}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 9 {
+		t.Fatalf("found %d test files in lua/ratelimit, want the library's 9 or more", len(files))
+	}
+	for name, url := range map[string]func(t *testing.T) string{
+		"engine": func(*testing.T) string { return "" },
+		"redis":  func(t *testing.T) string { return redistest.Start(t).URL() },
+	} {
+		t.Run(name, func(t *testing.T) {
+			var out bytes.Buffer
+			res, err := luatest.Run(files, luatest.Options{RedisURL: url(t), Transactional: true, Out: &out})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Failed > 0 || res.Passed == 0 {
 				t.Errorf("passed %d, failed %d:\n%s", res.Passed, res.Failed, out.String())
 			}
 		})

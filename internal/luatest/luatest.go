@@ -29,7 +29,12 @@ type Options struct {
 	Verbose  bool
 	JSON     bool   // go test -json's event stream instead of text
 	RedisURL string // empty: the embedded engine
-	Out      io.Writer
+	// Transactional runs every script as if its header said
+	// `flags: transactional`: wrapped in the rollback prelude, as gen
+	// bundles it, so that a library's own tests show the prelude changes
+	// nothing of a script that does not fail.
+	Transactional bool
+	Out           io.Writer
 }
 
 // Result counts what ran.
@@ -115,6 +120,9 @@ func (fr *fileRun) run(res *Result) bool {
 	}
 	for _, s := range scripts {
 		if filepath.Dir(s.Path) == dir {
+			if fr.opts.Transactional && !s.Has(script.Transactional) {
+				s.Flags = append(s.Flags, script.Transactional)
+			}
 			fr.scripts[s.Name] = s
 		}
 	}
