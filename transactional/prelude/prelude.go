@@ -99,8 +99,8 @@ var refused = map[string]bool{"flushall": true, "flushdb": true, "swapdb": true,
 // section is a handler of prelude.lua and the commands it serves.
 type section struct {
 	fn       string
-	reader   bool // a read's handler, remembering what it returned
-	helper   bool // a function the handlers of its commands share
+	reader   bool     // a read's handler, remembering what it returned
+	helper   bool     // a function the handlers of its commands share
 	commands []string // lower case
 	lines    []string
 }
