@@ -60,12 +60,17 @@ function test_plain_keeps_half()
 end
 `
 
-// TestTransactionalLuaTests runs a transactional script's Lua tests with
-// scriptgen test's runner on the embedded engine and on a redis-server:
-// the runner sends gen's bundled text (the prelude-wrapped script), which
-// the engine runs with its own journal and Redis with the prelude's Lua,
-// and both must pass the same tests.
-func TestTransactionalLuaTests(t *testing.T) {
+// targets give luatest.Options.RedisURL for the embedded engine and for a
+// redis-server of the test's own.
+var targets = map[string]func(t *testing.T) string{
+	"engine": func(*testing.T) string { return "" },
+	"redis":  func(t *testing.T) string { return redistest.Start(t).URL() },
+}
+
+// writeTransfer writes the transfer scripts, with and without the flag,
+// and their tests to a new directory.
+func writeTransfer(t *testing.T) string {
+	t.Helper()
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"transfer.lua":       fmt.Sprintf(transfer, "transfer", "--! flags: transactional"),
@@ -76,10 +81,17 @@ func TestTransactionalLuaTests(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for name, url := range map[string]func(t *testing.T) string{
-		"engine": func(*testing.T) string { return "" },
-		"redis":  func(t *testing.T) string { return redistest.Start(t).URL() },
-	} {
+	return dir
+}
+
+// TestTransactionalLuaTests runs a transactional script's Lua tests with
+// scriptgen test's runner on the embedded engine and on a redis-server:
+// the runner sends gen's bundled text (the prelude-wrapped script), which
+// the engine runs with its own journal and Redis with the prelude's Lua,
+// and both must pass the same tests.
+func TestTransactionalLuaTests(t *testing.T) {
+	dir := writeTransfer(t)
+	for name, url := range targets {
 		t.Run(name, func(t *testing.T) {
 			var out bytes.Buffer
 			res, err := luatest.Run([]string{filepath.Join(dir, "transfer_test.lua")}, luatest.Options{RedisURL: url(t), Out: &out, Verbose: true})
@@ -97,16 +109,7 @@ func TestTransactionalLuaTests(t *testing.T) {
 // wrapped too, so its half-done write is rolled back and the test that
 // expects Redis's own behaviour fails.
 func TestTransactionalOption(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range map[string]string{
-		"transfer.lua":       fmt.Sprintf(transfer, "transfer", "--! flags: transactional"),
-		"transfer_plain.lua": fmt.Sprintf(transfer, "transfer_plain", ""),
-		"transfer_test.lua":  transferTest,
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeTransfer(t)
 	var out bytes.Buffer
 	res, err := luatest.Run([]string{filepath.Join(dir, "transfer_test.lua")}, luatest.Options{Transactional: true, Out: &out, Verbose: true})
 	if err != nil {
@@ -129,10 +132,7 @@ func TestLibraryWrapped(t *testing.T) {
 	if len(files) < 9 {
 		t.Fatalf("found %d test files in lua/ratelimit, want the library's 9 or more", len(files))
 	}
-	for name, url := range map[string]func(t *testing.T) string{
-		"engine": func(*testing.T) string { return "" },
-		"redis":  func(t *testing.T) string { return redistest.Start(t).URL() },
-	} {
+	for name, url := range targets {
 		t.Run(name, func(t *testing.T) {
 			var out bytes.Buffer
 			res, err := luatest.Run(files, luatest.Options{RedisURL: url(t), Transactional: true, Out: &out})

@@ -120,12 +120,10 @@ local function fields(k, a, step)
   if zv then
     zv[k] = nil
   end
-  if not hv then
-    hv = {}
-  end
-  local h = hv[k]
+  local h = hv and hv[k]
   if not h then
     h = {}
+    hv = hv or {}
     hv[k] = h
   end
   local miss
@@ -483,12 +481,10 @@ end
 -- Only RESP2's replies are kept: RESP3 turns a score into a table.
 local function r_score(r, k, m)
   if type(r) == 'string' or r == false then
-    if not zv then
-      zv = {}
-    end
-    local z = zv[k]
+    local z = zv and zv[k]
     if not z then
       z = {}
+      zv = zv or {}
       zv[k] = z
     end
     z[m] = r
@@ -500,12 +496,10 @@ local function r_fields(r, k, ...)
   if type(r) == 'table' and r.err then
     return
   end
-  if not hv then
-    hv = {}
-  end
-  local h = hv[k]
+  local h = hv and hv[k]
   if not h then
     h = {}
+    hv = hv or {}
     hv[k] = h
   end
   if type(r) ~= 'table' then
