@@ -72,6 +72,14 @@ type target interface {
 	Close()
 }
 
+// evalSHAer is a target that runs EVALSHA without a command line:
+// transactional.Engine's fast path, which the simulator's loop lives in.
+type evalSHAer interface {
+	EvalSHA(sha string, keys, argv []string) (any, error)
+}
+
+var _ evalSHAer = (*transactional.Engine)(nil)
+
 func newEngine() (target, error) { return transactional.New(), nil }
 
 func run(ctx context.Context, newTarget func() (target, error), w Workload, limiters []Limiter) (*Report, error) {
@@ -151,9 +159,10 @@ func (w *window) add(t time.Duration) {
 
 // caller is a caller's per-run state: its prepared KEYS and ARGV.
 type callerRun struct {
-	name string
-	skew time.Duration
-	cmd  []string // EVALSHA sha numkeys keys... args...
+	name  string
+	skew  time.Duration
+	cmd   []string // EVALSHA sha numkeys keys... args...
+	nkeys int
 	// slots of cmd filled per request
 	nowAt  int
 	perReq []int
@@ -182,6 +191,7 @@ func simulate(ctx context.Context, e target, w *Workload, p *plan) (*Result, err
 	}
 	total := window{width: w.Window}
 	arr := newArrivals(w)
+	direct, _ := e.(evalSHAer)
 	var seq int64
 	last := time.Duration(-1)
 	for {
@@ -201,7 +211,12 @@ func simulate(ctx context.Context, e target, w *Workload, p *plan) (*Result, err
 		}
 		c := callers[ci]
 		c.fill(base, at, seq)
-		reply, err := e.Do(c.cmd...)
+		var reply any
+		if direct != nil {
+			reply, err = direct.EvalSHA(sha, c.keys(), c.argv())
+		} else {
+			reply, err = e.Do(c.cmd...)
+		}
 		if err == nil {
 			ok, err = p.verdict.allowed(reply)
 		}
@@ -236,6 +251,7 @@ func simulate(ctx context.Context, e target, w *Workload, p *plan) (*Result, err
 func prepare(p *plan, sha string, c Caller, win time.Duration) *callerRun {
 	r := &callerRun{name: c.Name, skew: c.Skew, nowAt: -1, stats: CallerStats{Name: c.Name}, burst: window{width: win}}
 	r.cmd = append(r.cmd, "EVALSHA", sha, strconv.Itoa(len(p.keys)))
+	r.nkeys = len(p.keys)
 	for _, k := range p.keys {
 		r.cmd = append(r.cmd, expand(k, c.Name, 0))
 	}
@@ -251,6 +267,10 @@ func prepare(p *plan, sha string, c Caller, win time.Duration) *callerRun {
 	}
 	return r
 }
+
+// keys and argv are the request's KEYS and ARGV, views of cmd.
+func (r *callerRun) keys() []string { return r.cmd[3 : 3+r.nkeys] }
+func (r *callerRun) argv() []string { return r.cmd[3+r.nkeys:] }
 
 // fill writes the request's clock and placeholders into the command.
 func (r *callerRun) fill(base time.Time, at time.Duration, seq int64) {

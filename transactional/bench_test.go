@@ -37,6 +37,26 @@ func BenchmarkEngineEvalsha(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
 }
 
+// BenchmarkEngineEvalSHA runs the script in-process through
+// Engine.EvalSHA, the simulator's path.
+func BenchmarkEngineEvalSHA(b *testing.B) {
+	e := New()
+	defer e.Close()
+	sha, err := e.Do("SCRIPT", "LOAD", benchScript)
+	if err != nil {
+		b.Fatal(err)
+	}
+	keys, argv := []string{"h", "l"}, []string{"v"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := e.EvalSHA(sha.(string), keys, argv); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
+}
+
 // BenchmarkMiniredisEvalshaTCP is the baseline: the same script through
 // miniredis's own EVALSHA, over TCP with go-redis, as a Go test would use
 // miniredis today.

@@ -2,6 +2,7 @@ package transactional
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
@@ -64,7 +65,7 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	if info.Flags.Has(commands.NoScript) {
 		return fail(luaErrNotAllowed)
 	}
-	name := strings.ToLower(args[0])
+	name, _, _ := strings.Cut(info.Name, "|")
 	if (name == "xread" || name == "xreadgroup") && hasBlockOption(args) {
 		// Redis's own text has no ERR code; luaPushError adds it.
 		return fail(strings.Replace(luaErrXreadBlock, "xread", args[0], 1))
@@ -128,5 +129,18 @@ func formatCallNumber(f float64) string {
 	case math.IsInf(f, -1):
 		return "-inf"
 	}
+	if s, ok := formatInteger(f, 1e17); ok {
+		return s
+	}
 	return cFormatG(f, 17)
+}
+
+// formatInteger is C's "%.<prec>g" for an integral f below limit (10^prec)
+// in magnitude, the common case: its plain decimal digits. -0 is left to
+// cFormatG.
+func formatInteger(f, limit float64) (string, bool) {
+	if f != math.Trunc(f) || f == 0 && math.Signbit(f) || f >= limit || f <= -limit {
+		return "", false
+	}
+	return strconv.FormatInt(int64(f), 10), true
 }

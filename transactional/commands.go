@@ -6,15 +6,17 @@ import (
 	"github.com/scriptgen/scriptgen/internal/commands"
 )
 
-// commandIndex maps every name of package commands' table to its row.
+// commandIndex maps every name of package commands' table to its row, in
+// lower and in upper case (how scripts spell command names).
 // commands.Lookup binary-searches the table, and redis.call looks a command
 // up on every call of every script: a map is what keeps that off the
 // simulator's profile.
 var commandIndex = func() map[string]*commands.Command {
 	all := commands.All()
-	m := make(map[string]*commands.Command, len(all))
+	m := make(map[string]*commands.Command, 2*len(all))
 	for i := range all {
 		m[all[i].Name] = &all[i]
+		m[strings.ToUpper(all[i].Name)] = &all[i]
 	}
 	return m
 }()
@@ -23,7 +25,10 @@ var commandIndex = func() map[string]*commands.Command {
 // container the subcommand too. It returns nil for commands Redis does not
 // know.
 func lookupCommand(args []string) *commands.Command {
-	c := commandIndex[lowerASCII(args[0])]
+	c, ok := commandIndex[args[0]]
+	if !ok {
+		c = commandIndex[lowerASCII(args[0])]
+	}
 	if c == nil || !c.Container || len(args) < 2 {
 		return c
 	}

@@ -99,7 +99,8 @@
 // (gopher-lua builds one that nothing can name), the Lua strings of the last
 // KEYS and ARGV are reused when a caller sends them again, replies made of
 // integers, bulk strings and arrays go from RESP to Lua values directly, and
-// one timer per engine guards the time limit. The time limit itself is
+// one timer per engine, re-armed only when it fires, guards the time limit.
+// The time limit itself is
 // gopher-lua's context check before every instruction: its only way to stop
 // a loop that calls nothing.
 //

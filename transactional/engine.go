@@ -5,6 +5,8 @@ import (
 	"bytes"
 	"fmt"
 	"net"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -60,7 +62,11 @@ type Engine struct {
 	funcs   *functionRegistry
 
 	running atomic.Pointer[run]
-	limit   *time.Timer // the time limit of the running script (armLimit)
+	reply   []byte // the last script reply (execute); under miniredis's lock
+	// the time limit of running scripts (armLimit)
+	limitMu    sync.Mutex
+	limit      *time.Timer
+	limitArmed atomic.Bool
 
 	lnMu      sync.Mutex
 	listeners []net.Listener
@@ -175,6 +181,11 @@ func (e *Engine) Close() {
 	if r := e.running.Load(); r != nil {
 		r.kill(killClose)
 	}
+	e.limitMu.Lock()
+	if e.limit != nil {
+		e.limit.Stop()
+	}
+	e.limitMu.Unlock()
 	e.m.Close()
 }
 
@@ -200,6 +211,11 @@ func (e *Engine) do(journal bool, args []string) (any, error) {
 	}
 	e.doMu.Lock()
 	defer e.doMu.Unlock()
+	return e.doLocked(journal, args)
+}
+
+// doLocked is do with doMu held.
+func (e *Engine) doLocked(journal bool, args []string) (any, error) {
 	e.doJournal = journal
 	defer func() { e.doJournal = false }()
 	e.doBuf.Reset()
@@ -216,6 +232,55 @@ func (e *Engine) do(journal bool, args []string) (any, error) {
 		return er, er
 	}
 	return v, nil
+}
+
+// EvalSHA is Do("EVALSHA", sha, numkeys, keys..., argv...) for callers
+// that run a cached script many times, such as the simulator: same
+// connection, same checks, same reply, without building the command line
+// or going through miniredis's dispatch. The connection must be in its
+// plain state for that (not in MULTI, not subscribed, authenticated) and no
+// other client's script may be running; otherwise it takes Do's path.
+func (e *Engine) EvalSHA(sha string, keys, argv []string) (any, error) {
+	e.doMu.Lock()
+	defer e.doMu.Unlock()
+	c := e.doPeer
+	if e.running.Load() != nil || e.cs.inMulti(c) || e.cs.subscribed(c) ||
+		e.opts.password != "" && !e.cs.authenticated(c) {
+		args := make([]string, 0, 3+len(keys)+len(argv))
+		args = append(append(append(args, "EVALSHA", sha, strconv.Itoa(len(keys))), keys...), argv...)
+		return e.doLocked(false, args)
+	}
+	e.m.Lock()
+	reply := e.evalSHA(c, sha, keys, argv)
+	v, _, err := parseReply(reply)
+	e.m.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if er, ok := v.(*Error); ok {
+		return er, er
+	}
+	return v, nil
+}
+
+// evalSHA is cmdEval's EVALSHA, returning the reply. Called with
+// miniredis's lock held.
+func (e *Engine) evalSHA(c *server.Peer, sha string, keys, argv []string) (reply []byte) {
+	defer func() {
+		if v := recover(); v != nil {
+			e.clearRunning()
+			w := respWriter{}
+			w.errorReply(fmt.Sprintf(msgInternal, v))
+			reply = w.buf
+		}
+	}()
+	sc := e.scripts[strings.ToLower(sha)]
+	if sc == nil {
+		w := respWriter{}
+		w.errorReply(msgNoScript)
+		return w.buf
+	}
+	return e.evalScript(c, sc, false, keys, argv)
 }
 
 // Now returns the engine's clock.

@@ -63,7 +63,7 @@ func (e *Engine) createScript(body string) (*evalScript, error) {
 		return nil, fmt.Errorf(msgCompile, err.Error())
 	}
 	fn := e.eval.L.NewFunctionFromProto(proto)
-	fn.Env = e.eval.proxy
+	fn.Env = e.eval.scriptEnv(proto)
 	sc := &evalScript{sha: sha, flags: flags, fn: fn, host: host}
 	e.scripts[sha] = sc
 	return sc, nil
@@ -106,26 +106,34 @@ func (e *Engine) cmdEval(c *server.Peer, cmd string, args []string) {
 			return
 		}
 	}
-	ro := strings.HasSuffix(cmd, "_RO")
-	if ro && sc.flags&(scriptNoWrites|scriptCompat) == 0 {
-		writeError(c, msgWriteFlagWithRO)
-		return
+	c.WriteRaw(string(e.evalScript(c, sc, strings.HasSuffix(cmd, "_RO"), keys, argv)))
+}
+
+// evalScript runs the cached script sc for c (readOnly: called as
+// EVAL_RO or EVALSHA_RO) and returns its reply, valid until the next run.
+// Called with miniredis's lock held.
+func (e *Engine) evalScript(c *server.Peer, sc *evalScript, readOnly bool, keys, argv []string) []byte {
+	if readOnly && sc.flags&(scriptNoWrites|scriptCompat) == 0 {
+		w := respWriter{buf: e.reply[:0]}
+		w.errorReply(msgWriteFlagWithRO)
+		e.reply = w.buf
+		return w.buf
 	}
 	r := newRun(c, sc.sha)
 	r.flags = sc.flags
-	r.readOnly = ro || sc.flags&scriptNoWrites != 0
+	r.readOnly = readOnly || sc.flags&scriptNoWrites != 0
 	if sc.host != nil {
 		r.hosted = true
 		r.refused = sc.host.refused
 	}
 	e.startJournal(c, r)
-	e.execute(e.eval, r, sc.fn, keys, argv)
+	return e.execute(e.eval, r, sc.fn, keys, argv)
 }
 
-// execute runs fn for r in sandbox s and writes its reply to r.caller.
-// EVAL scripts see KEYS and ARGV as globals; functions get them as their
-// two arguments.
-func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []string) {
+// execute runs fn for r in sandbox s and returns its reply to r.caller,
+// valid until the next run. EVAL scripts see KEYS and ARGV as globals;
+// functions get them as their two arguments.
+func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []string) []byte {
 	L := s.L
 	L.SetTop(0)
 	nargs := 0
@@ -135,8 +143,13 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 		L.Push(s.argv.table(L, argv))
 		nargs = 2
 	} else {
-		s.store.RawSetString("KEYS", s.keys.table(L, keys))
-		s.store.RawSetString("ARGV", s.argv.table(L, argv))
+		k, a := s.keys.table(L, keys), s.argv.table(L, argv)
+		s.store.RawSetString("KEYS", k)
+		s.store.RawSetString("ARGV", a)
+		if s.env != nil {
+			s.env.RawSetString("KEYS", k)
+			s.env.RawSetString("ARGV", a)
+		}
 		if r.hosted {
 			s.pushHosted(L)
 			nargs = 3
@@ -149,10 +162,8 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 	L.SetContext(runCtx{r})
 	e.armLimit()
 	err := L.PCall(nargs, 1, s.errfn)
-	e.disarmLimit()
 	L.RemoveContext()
 	e.running.Store(nil)
-	close(r.finished)
 	r.end()
 	s.run = nil
 
@@ -162,7 +173,7 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 		}
 		r.journal = nil
 	}
-	w := respWriter{resp3: r.caller.Resp3}
+	w := respWriter{buf: e.reply[:0], resp3: r.caller.Resp3}
 	if err != nil {
 		var obj lua.LValue = lua.LString(err.Error())
 		if aerr, ok := err.(*lua.ApiError); ok {
@@ -176,34 +187,50 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 		writeLuaReply(&w, L.Get(-1), r.resp3, 0)
 	}
 	L.SetTop(0)
-	r.caller.WriteRaw(string(w.buf))
+	e.reply = w.buf
+	return w.buf
 }
 
-// armLimit arms the script time limit for r, which must be e.running.
-// One timer per engine, re-armed per run: a timer per run cost more than a
-// short script. A stale firing (the run it was armed for has ended) finds a
-// younger run, or none, and does nothing.
+// armLimit arms the script time limit for the run just stored in
+// e.running. One timer per engine, left running between runs: resetting
+// and stopping a timer per run cost more than a short script. A firing
+// looks at the run in progress, if any: it stops it when it has reached
+// the limit, and otherwise arms the timer again for the time it has left.
+// limitArmed says a firing is pending; it is cleared before the firing
+// looks at e.running, and set after a run is stored there, so either the
+// firing sees the new run or the run sees that it must arm.
 func (e *Engine) armLimit() {
-	if e.opts.timeLimit <= 0 {
+	if e.opts.timeLimit <= 0 || e.limitArmed.Load() {
 		return
 	}
-	if e.limit == nil {
-		e.limit = time.AfterFunc(e.opts.timeLimit, e.limitReached)
-		return
-	}
-	e.limit.Reset(e.opts.timeLimit)
+	e.limitAt(e.opts.timeLimit)
 }
 
-func (e *Engine) disarmLimit() {
-	if e.limit != nil {
-		e.limit.Stop()
+// limitAt arms the timer to fire after d, unless it is armed already.
+func (e *Engine) limitAt(d time.Duration) {
+	if !e.limitArmed.CompareAndSwap(false, true) {
+		return
 	}
+	e.limitMu.Lock()
+	defer e.limitMu.Unlock()
+	if e.limit == nil {
+		e.limit = time.AfterFunc(d, e.limitReached)
+		return
+	}
+	e.limit.Reset(d)
 }
 
 func (e *Engine) limitReached() {
-	if r := e.running.Load(); r != nil && time.Since(r.start) >= e.opts.timeLimit {
-		r.kill(killTimeLimit)
+	e.limitArmed.Store(false)
+	r := e.running.Load()
+	if r == nil {
+		return
 	}
+	if left := e.opts.timeLimit - time.Since(r.start); left > 0 {
+		e.limitAt(left)
+		return
+	}
+	r.kill(killTimeLimit)
 }
 
 // killedError replaces a stopped script's error message, keeping where it

@@ -27,7 +27,7 @@ func fastReplyToLua(L *lua.LState, b []byte, resp3 bool) (v lua.LValue, n int, o
 	next := end + 2
 	switch b[0] {
 	case ':':
-		return lua.LNumber(num), next, true
+		return luaNumber(float64(num)), next, true
 	case '$':
 		if num < 0 {
 			return nullToLua(resp3), next, true

@@ -292,10 +292,8 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 		nargs = 3
 	}
 	err = L.PCall(nargs, 0, s.errfn)
-	fr.e.disarmLimit()
 	L.RemoveContext()
 	fr.e.running.Store(nil)
-	close(r.finished)
 	r.end()
 	s.loading = nil
 	s.proxyMeta.RawSetString("__index", s.store)
@@ -513,7 +511,7 @@ func (e *Engine) cmdFcall(c *server.Peer, cmd string, args []string) {
 		r.refused = f.lib.host.refused
 	}
 	e.startJournal(c, r)
-	e.execute(e.funcs.sandbox, r, f.fn, rest[:n], rest[n:])
+	c.WriteRaw(string(e.execute(e.funcs.sandbox, r, f.fn, rest[:n], rest[n:])))
 }
 
 // globMatch is Redis's stringmatchlen for the common cases: *, ?, [...]

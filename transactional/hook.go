@@ -73,7 +73,7 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 		t := time.NewTimer(wait)
 		defer t.Stop()
 		select {
-		case <-r.finished:
+		case <-r.finishedChan():
 			return false
 		case <-t.C:
 		}
@@ -179,9 +179,17 @@ func (e *Engine) runCommand(c *server.Peer, cmd string, args []string) {
 // sandbox must not take the keyspace (and miniredis's lock) down with it.
 func (e *Engine) recoverInto(c *server.Peer) {
 	if v := recover(); v != nil {
-		e.running.Store(nil)
-		e.eval.run = nil
-		e.funcs.sandbox.run = nil
-		writeError(c, fmt.Sprintf("ERR scriptgen engine internal error: %v", v))
+		e.clearRunning()
+		writeError(c, fmt.Sprintf(msgInternal, v))
 	}
+}
+
+// msgInternal is the error reply for a panic in the engine.
+const msgInternal = "ERR scriptgen engine internal error: %v"
+
+// clearRunning forgets the script a panic interrupted.
+func (e *Engine) clearRunning() {
+	e.running.Store(nil)
+	e.eval.run = nil
+	e.funcs.sandbox.run = nil
 }

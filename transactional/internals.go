@@ -21,6 +21,12 @@ import (
 type connState struct {
 	typ    reflect.Type // miniredis's connCtx struct type
 	fields map[string][]int
+	// offsets of the fields read on every script run, whose types
+	// discoverConnState checks: typed pointers, not reflect.Values.
+	selectedDBAt, authenticatedAt, nestedAt, nestedSHAAt uintptr
+	// subscriberAt and transactionAt are a pointer and a slice: their
+	// first word is nil exactly when they are.
+	subscriberAt, transactionAt uintptr
 }
 
 var requiredCtxFields = map[string]reflect.Kind{
@@ -48,7 +54,7 @@ func discoverConnState(srv *server.Server) (*connState, error) {
 	t = t.Elem()
 	for name, kind := range requiredCtxFields {
 		f, ok := t.FieldByName(name)
-		if !ok || f.Type.Kind() != kind {
+		if !ok || f.Type.Kind() != kind || len(f.Index) != 1 {
 			return nil, fmt.Errorf("transactional: miniredis connection context has no %s field of kind %s", name, kind)
 		}
 	}
@@ -59,6 +65,25 @@ func discoverConnState(srv *server.Server) (*connState, error) {
 	for name := range requiredCtxFields {
 		f, _ := t.FieldByName(name)
 		cs.fields[name] = f.Index
+	}
+	sub, _ := t.FieldByName("subscriber")
+	tx, _ := t.FieldByName("transaction")
+	cs.subscriberAt, cs.transactionAt = sub.Offset, tx.Offset
+	for _, f := range []struct {
+		name string
+		typ  reflect.Type
+		at   *uintptr
+	}{
+		{"selectedDB", reflect.TypeFor[int](), &cs.selectedDBAt},
+		{"authenticated", reflect.TypeFor[bool](), &cs.authenticatedAt},
+		{"nested", reflect.TypeFor[bool](), &cs.nestedAt},
+		{"nestedSHA", reflect.TypeFor[string](), &cs.nestedSHAAt},
+	} {
+		sf, _ := t.FieldByName(f.name)
+		if sf.Type != f.typ {
+			return nil, fmt.Errorf("transactional: miniredis connection context field %s is a %s, not a %s", f.name, sf.Type, f.typ)
+		}
+		*f.at = sf.Offset
 	}
 	return cs, nil
 }
@@ -73,20 +98,30 @@ func (cs *connState) field(p *server.Peer, name string) reflect.Value {
 	return reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
 }
 
+// ctxAt is the field at offset in p's connection context, creating the
+// context as miniredis's getCtx would; T is the field's type, checked by
+// discoverConnState.
+func ctxAt[T any](cs *connState, p *server.Peer, offset uintptr) *T {
+	if p.Ctx == nil {
+		p.Ctx = reflect.New(cs.typ).Interface()
+	}
+	return (*T)(unsafe.Add(reflect.ValueOf(p.Ctx).UnsafePointer(), offset))
+}
+
 func (cs *connState) selectedDB(p *server.Peer) int {
-	return int(cs.field(p, "selectedDB").Int())
+	return *ctxAt[int](cs, p, cs.selectedDBAt)
 }
 
 func (cs *connState) authenticated(p *server.Peer) bool {
-	return cs.field(p, "authenticated").Bool()
+	return *ctxAt[bool](cs, p, cs.authenticatedAt)
 }
 
 func (cs *connState) subscribed(p *server.Peer) bool {
-	return !cs.field(p, "subscriber").IsNil()
+	return *ctxAt[unsafe.Pointer](cs, p, cs.subscriberAt) != nil
 }
 
 func (cs *connState) inMulti(p *server.Peer) bool {
-	return !cs.field(p, "transaction").IsNil()
+	return *ctxAt[unsafe.Pointer](cs, p, cs.transactionAt) != nil
 }
 
 func (cs *connState) setDirty(p *server.Peer) {
@@ -96,16 +131,16 @@ func (cs *connState) setDirty(p *server.Peer) {
 }
 
 func (cs *connState) setAuthenticated(p *server.Peer) {
-	cs.field(p, "authenticated").SetBool(true)
+	*ctxAt[bool](cs, p, cs.authenticatedAt) = true
 }
 
 // prepareNested makes p run commands as if called from a Lua script of the
 // given sha, in db: miniredis then neither locks nor blocks nor checks AUTH.
 func (cs *connState) prepareNested(p *server.Peer, db int, sha string) {
-	cs.field(p, "nested").SetBool(true)
-	cs.field(p, "nestedSHA").SetString(sha)
-	cs.field(p, "authenticated").SetBool(true)
-	cs.field(p, "selectedDB").SetInt(int64(db))
+	*ctxAt[bool](cs, p, cs.nestedAt) = true
+	*ctxAt[string](cs, p, cs.nestedSHAAt) = sha
+	*ctxAt[bool](cs, p, cs.authenticatedAt) = true
+	*ctxAt[int](cs, p, cs.selectedDBAt) = db
 }
 
 // queue appends fn to p's MULTI queue; EXEC runs it with miniredis's lock

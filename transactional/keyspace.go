@@ -49,10 +49,22 @@ func unexportedAt(v reflect.Value, i int) reflect.Value {
 // miniredis's lock.
 type store struct {
 	m reflect.Value // the Miniredis struct
+	// What keepExpiringAt reads on every clock move, typed: the clock
+	// miniredis's TTLs are relative to, the databases, and the offset of
+	// the TTL map in a database.
+	lastTickAt *time.Time
+	dbs        *map[int]*miniredis.RedisDB
+	ttlAt      uintptr
 }
 
 func newStore(m *miniredis.Miniredis) *store {
-	return &store{m: reflect.ValueOf(m).Elem()}
+	s := &store{m: reflect.ValueOf(m).Elem()}
+	s.lastTickAt = fieldOf[time.Time](s.m, "lastTick")
+	s.dbs = fieldOf[map[int]*miniredis.RedisDB](s.m, "dbs")
+	var db miniredis.RedisDB
+	ttl := fieldOf[map[string]time.Duration](reflect.ValueOf(&db).Elem(), "ttl")
+	s.ttlAt = uintptr(unsafe.Pointer(ttl)) - uintptr(unsafe.Pointer(&db))
+	return s
 }
 
 // now is miniredis's effectiveNow.
@@ -94,15 +106,15 @@ func (s *store) db(i int) reflect.Value {
 // keepExpiringAt makes the keys that expire exactly at t outlive a move of
 // the clock to t by a nanosecond (see Engine.setMiniredisTime).
 func (s *store) keepExpiringAt(t time.Time) {
-	last := *fieldOf[time.Time](s.m, "lastTick")
+	last := *s.lastTickAt
 	if t.Before(last) {
 		return
 	}
 	elapsed := t.Sub(last)
 	// Typed maps, not reflect's: this runs on every clock move, for every
 	// key with a TTL, and a simulation moves the clock per request.
-	for _, db := range *fieldOf[map[int]*miniredis.RedisDB](s.m, "dbs") {
-		ttls := *fieldOf[map[string]time.Duration](reflect.ValueOf(db).Elem(), "ttl")
+	for _, db := range *s.dbs {
+		ttls := *(*map[string]time.Duration)(unsafe.Add(unsafe.Pointer(db), s.ttlAt))
 		for k, d := range ttls {
 			if d == elapsed {
 				ttls[k] = elapsed + 1

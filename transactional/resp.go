@@ -1,6 +1,7 @@
 package transactional
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -45,30 +46,33 @@ func parseReply(b []byte) (any, int, error) {
 	if len(b) == 0 {
 		return nil, 0, errShortReply
 	}
-	end := strings.Index(string(b), "\r\n")
+	end := bytes.Index(b, crlf)
 	if end < 0 {
 		return nil, 0, errShortReply
 	}
-	line := string(b[1:end])
+	line := b[1:end]
 	next := end + 2
 	switch b[0] {
 	case '+':
 		return Status(line), next, nil
 	case '-':
-		return &Error{Msg: line}, next, nil
+		return &Error{Msg: string(line)}, next, nil
 	case ':':
-		n, err := strconv.ParseInt(line, 10, 64)
+		if n, ok := atoiBytes(line); ok {
+			return n, next, nil
+		}
+		n, err := strconv.ParseInt(string(line), 10, 64)
 		return n, next, err
 	case '_':
 		return nil, next, nil
 	case '#':
-		return line == "t", next, nil
+		return string(line) == "t", next, nil
 	case ',':
-		return parseDouble(line), next, nil
+		return parseDouble(string(line)), next, nil
 	case '(':
 		return BigNumber(line), next, nil
 	case '$', '=', '!':
-		n, err := strconv.Atoi(line)
+		n, err := respLength(line)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -91,7 +95,7 @@ func parseReply(b []byte) (any, int, error) {
 		}
 		return s, next, nil
 	case '*', '~', '>', '%':
-		n, err := strconv.Atoi(line)
+		n, err := respLength(line)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -126,6 +130,14 @@ func parseReply(b []byte) (any, int, error) {
 		return elems, next, nil
 	}
 	return nil, 0, fmt.Errorf("transactional: unknown RESP type %q", b[0])
+}
+
+// respLength reads the length of a bulk string or an aggregate.
+func respLength(line []byte) (int, error) {
+	if n, ok := atoiBytes(line); ok {
+		return int(n), nil
+	}
+	return strconv.Atoi(string(line))
 }
 
 func parseDouble(s string) float64 {

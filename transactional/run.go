@@ -45,12 +45,28 @@ type run struct {
 	doneOnce sync.Once
 	done     chan struct{} // closed by kill (gopher-lua polls it) or at the end
 	// finished is closed when the script has ended, so commands that
-	// arrive before the busy threshold can wait for either.
+	// arrive before the busy threshold can wait for either. It is made
+	// when the first such command asks for it (finishedChan): most runs
+	// meet none.
 	finished chan struct{}
+	ended    bool
 }
 
 func newRun(caller *server.Peer, name string) *run {
-	return &run{caller: caller, name: name, start: time.Now(), done: make(chan struct{}), finished: make(chan struct{})}
+	return &run{caller: caller, name: name, start: time.Now(), done: make(chan struct{})}
+}
+
+// finishedChan returns a channel closed when the script has ended.
+func (r *run) finishedChan() <-chan struct{} {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished == nil {
+		r.finished = make(chan struct{})
+		if r.ended {
+			close(r.finished)
+		}
+	}
+	return r.finished
 }
 
 // kill stops the script at its next Lua instruction; the first reason wins.
@@ -64,12 +80,16 @@ func (r *run) kill(reason killReason) {
 	r.doneOnce.Do(func() { close(r.done) })
 }
 
-// end releases what waits on r.done: gopher-lua derives a context for
-// every coroutine, and its propagation goroutine lives until the parent is
-// done.
+// end marks the script ended and releases what waits on r.done: gopher-lua
+// derives a context for every coroutine, and its propagation goroutine
+// lives until the parent is done.
 func (r *run) end() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.ended = true
+	if r.finished != nil {
+		close(r.finished)
+	}
 	r.doneOnce.Do(func() { close(r.done) })
 }
 

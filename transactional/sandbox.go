@@ -42,7 +42,11 @@ type sandbox struct {
 	functions bool // the FUNCTION engine's state
 	store     *lua.LTable
 	proxy     *lua.LTable
-	readonly  map[*lua.LTable]bool
+	// env is the environment of EVAL scripts that assign no global (see
+	// scriptEnv): the store's contents, copied, so that reading a global
+	// is one lookup instead of proxy, metatable and store.
+	env      *lua.LTable
+	readonly map[*lua.LTable]bool
 	// targets maps each read-only proxy to the table it stands for, so
 	// that pairs and next see the contents, as with Redis's read-only tables.
 	targets map[*lua.LTable]*lua.LTable
@@ -71,7 +75,11 @@ var baseAllowed = []string{
 }
 
 func newSandbox(e *Engine, functions bool) *sandbox {
-	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 256, RegistrySize: 1024 * 20, RegistryMaxSize: 1024 * 1024})
+	// The registry (the data stack) starts small and grows to the same
+	// limit: the garbage collector scans all of it, in use or not, and a
+	// busy simulation collects many times a second.
+	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 256,
+		RegistrySize: 1024, RegistryGrowStep: 4096, RegistryMaxSize: 1024 * 1024})
 	s := &sandbox{e: e, L: L, functions: functions, readonly: map[*lua.LTable]bool{},
 		targets: map[*lua.LTable]*lua.LTable{}, sources: map[string]string{"user_script": "@user_script", "user_function": "@user_function"}}
 	for _, lib := range []struct {
@@ -131,7 +139,7 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	// script shares: it must lead to the protected library too.
 	if smt, ok := L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
 		smt.RawSetString("__index", s.store.RawGetString("string"))
-		smt.RawSetString("__metatable", s.readonlyView(smt))
+		smt.RawSetString("__metatable", s.readonlyView(smt, nil))
 		s.readonly[smt] = true
 	}
 	s.redis = s.newRedisTable()
@@ -154,8 +162,43 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	s.errfn = L.NewFunction(s.errorHandler)
 	if !functions {
 		s.store.RawSetString("__redis__err__handler", s.errfn)
+		s.env = L.CreateTable(0, 64)
+		s.store.ForEach(func(k, v lua.LValue) { s.env.RawSet(k, v) })
+		L.SetMetatable(s.env, storeMeta)
 	}
 	return s
+}
+
+// scriptEnv is the environment for an EVAL script compiled to proto: the
+// copied globals (env) when no function of it assigns a global, else the
+// read-only proxy. A script reaches its environment only through the
+// global names it reads and assigns (Redis has no getfenv): reads see the
+// same values in both, a read of a missing name fails the same way
+// (storeMeta), and _G is the proxy in both, so that _G.x = v and
+// rawset(_G, ...) still fail; only an assignment to a global needs the
+// proxy to fail, because env is writable. KEYS and ARGV are set in both
+// for every run (execute).
+func (s *sandbox) scriptEnv(proto *lua.FunctionProto) *lua.LTable {
+	if s.env == nil || assignsGlobal(proto) {
+		return s.proxy
+	}
+	return s.env
+}
+
+// assignsGlobal reports whether proto or a function nested in it assigns
+// a global.
+func assignsGlobal(proto *lua.FunctionProto) bool {
+	for _, in := range proto.Code {
+		if opCode(in) == lua.OP_SETGLOBAL {
+			return true
+		}
+	}
+	for _, p := range proto.FunctionPrototypes {
+		if assignsGlobal(p) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *sandbox) unproxy(v lua.LValue) lua.LValue {
@@ -201,7 +244,7 @@ func (s *sandbox) protectWith(p, target *lua.LTable) *lua.LTable {
 	mt := s.L.NewTable()
 	mt.RawSetString("__index", target)
 	mt.RawSetString("__newindex", s.L.NewFunction(luaReadonlyWrite))
-	mt.RawSetString("__metatable", s.readonlyView(mt))
+	mt.RawSetString("__metatable", s.readonlyView(mt, p))
 	s.L.SetMetatable(p, mt)
 	s.readonly[p] = true
 	s.readonly[target] = true
@@ -210,16 +253,25 @@ func (s *sandbox) protectWith(p, target *lua.LTable) *lua.LTable {
 }
 
 // readonlyView is what getmetatable returns for a protected table: a
-// read-only window on its metatable, so a script can look (Redis lets it)
-// but cannot unhook the protection for the scripts after it.
-func (s *sandbox) readonlyView(t *lua.LTable) *lua.LTable {
+// read-only window on its metatable t, so a script can look (Redis lets it)
+// but cannot unhook the protection for the scripts after it. index, when
+// not nil, is what the window shows as __index in place of t's: the
+// proxy itself, since t's __index is the writable table behind it.
+func (s *sandbox) readonlyView(t *lua.LTable, index lua.LValue) *lua.LTable {
+	shown := t
+	if index != nil {
+		shown = s.L.NewTable()
+		t.ForEach(func(k, v lua.LValue) { shown.RawSet(k, v) })
+		shown.RawSetString("__index", index)
+	}
 	v := s.L.NewTable()
 	mt := s.L.NewTable()
-	mt.RawSetString("__index", t)
+	mt.RawSetString("__index", shown)
 	mt.RawSetString("__newindex", s.L.NewFunction(luaReadonlyWrite))
 	mt.RawSetString("__metatable", lua.LFalse)
 	s.L.SetMetatable(v, mt)
 	s.readonly[v] = true
+	s.readonly[shown] = true
 	return v
 }
 
@@ -377,6 +429,9 @@ func formatLuaNumber(f float64) string {
 			return "-nan"
 		}
 		return "nan"
+	}
+	if s, ok := formatInteger(f, 1e14); ok {
+		return s
 	}
 	return cFormatG(f, 14)
 }

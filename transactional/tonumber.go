@@ -26,7 +26,7 @@ func luaToNumber(L *lua.LState) int {
 			return 1
 		case lua.LString:
 			if f, ok := str2d(string(v)); ok {
-				L.Push(lua.LNumber(f))
+				L.Push(luaNumber(f))
 				return 1
 			}
 		}
@@ -75,6 +75,9 @@ func cPrefix(s string) (cs string, start, i int, neg bool) {
 // str2d is luaO_str2d over glibc's strtod: a whole string (to its first NUL,
 // where C stops reading) that is one number between optional blanks.
 func str2d(s string) (float64, bool) {
+	if f, ok := plainInteger(s); ok {
+		return f, true
+	}
 	s, start, i, _ := cPrefix(s)
 	var f float64
 	end, ok, word := 0, false, true
@@ -235,10 +238,11 @@ func strtoul(s string, base int) (float64, bool) {
 	if i != len(s) {
 		return 0, false
 	}
-	if overflow {
+	switch {
+	case overflow:
+		// ULONG_MAX, whatever the sign.
 		n = math.MaxUint64
-	}
-	if neg {
+	case neg:
 		n = -n
 	}
 	return float64(n), true
@@ -254,4 +258,50 @@ func digitVal(c byte) int {
 		return int(c-'A') + 10
 	}
 	return 99
+}
+
+// plainInteger reads the numbers scripts mostly parse, such as ARGV's and
+// hash fields': an optional minus and 1 to 15 decimal digits, nothing
+// else. Such a number is exact as a double, so strtod reads the same (-0
+// included).
+func plainInteger(s string) (float64, bool) {
+	digits := s
+	if len(s) > 0 && s[0] == '-' {
+		digits = s[1:]
+	}
+	if len(digits) == 0 || len(digits) > 15 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(digits); i++ {
+		c := digits[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	f := float64(n)
+	if len(digits) < len(s) {
+		f = -f
+	}
+	return f, true
+}
+
+// smallNumbers are the Lua values of the integers 0 to 1023. Making an
+// LNumber a Lua value allocates, and scripts keep getting the same small
+// numbers: counts, flags, replies of HSET and EXPIRE, their own arguments.
+var smallNumbers = func() (t [1024]lua.LValue) {
+	for i := range t {
+		t[i] = lua.LNumber(i)
+	}
+	return t
+}()
+
+// luaNumber is lua.LNumber(f) as a Lua value, without an allocation for a
+// small non-negative integer.
+func luaNumber(f float64) lua.LValue {
+	if f >= 0 && f < float64(len(smallNumbers)) && f == math.Trunc(f) && !math.Signbit(f) {
+		return smallNumbers[int(f)]
+	}
+	return lua.LNumber(f)
 }

@@ -1,0 +1,154 @@
+package transactional
+
+import (
+	"fmt"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	lua "github.com/yuin/gopher-lua"
+)
+
+// EvalSHA is Do("EVALSHA", ...) without the command line: same replies,
+// same errors, and Do's path whenever the connection is not plain.
+func TestEvalSHAMatchesDo(t *testing.T) {
+	e := newEngine(t)
+	load := func(src string) string {
+		t.Helper()
+		return mustDo(t, e, "SCRIPT", "LOAD", src).(string)
+	}
+	scripts := []string{
+		load("redis.call('HSET', KEYS[1], 'n', ARGV[1]); return {1, KEYS[1], tonumber(ARGV[1]) * 2, false, {ok = 'S'}}"),
+		load("return redis.error_reply('MY error')"),
+		load("return redis.call('INCRBY', KEYS[1], 1)"),
+		load("error('boom')"),
+		load("return {double = 1.5}"),
+		load("redis.setresp(3); return {map = {a = 1}}"),
+		strings.Repeat("0", 40),
+	}
+	both := func(sha string, keys, argv []string) {
+		t.Helper()
+		args := append(append([]string{"EVALSHA", sha, strconv.Itoa(len(keys))}, keys...), argv...)
+		want, wantErr := e.Do(args...)
+		got, gotErr := e.EvalSHA(sha, keys, argv)
+		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("%q: error %v, Do's %v", args, gotErr, wantErr)
+		}
+		// INCRBY counts the calls: compare with the value one less.
+		if n, ok := got.(int64); ok && strings.EqualFold(sha, scripts[2]) {
+			got = n - 1
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: %#v, Do's %#v", args, got, want)
+		}
+	}
+	for _, sha := range scripts {
+		both(sha, []string{"k" + sha[:4]}, []string{"21"})
+		both(strings.ToUpper(sha), []string{"k" + sha[:4]}, []string{"21"})
+	}
+	mustDo(t, e, "HELLO", "3")
+	for _, sha := range scripts {
+		both(sha, []string{"k" + sha[:4]}, []string{"21"})
+	}
+	mustDo(t, e, "HELLO", "2")
+
+	// In MULTI, EVALSHA is queued as Do queues it.
+	mustDo(t, e, "MULTI")
+	if got, err := e.EvalSHA(scripts[2], []string{"m"}, nil); err != nil || got != Status("QUEUED") {
+		t.Errorf("EvalSHA in MULTI: %#v, %v", got, err)
+	}
+	if got := mustDo(t, e, "EXEC"); !reflect.DeepEqual(got, []any{int64(1)}) {
+		t.Errorf("EXEC: %#v", got)
+	}
+}
+
+// The time limit's timer is left armed between runs: a run that starts
+// after it fired idle, or after many short runs, is still stopped.
+func TestTimeLimitAcrossRuns(t *testing.T) {
+	e := newEngine(t, WithTimeLimit(50*time.Millisecond))
+	sha := mustDo(t, e, "SCRIPT", "LOAD", "return 1").(string)
+	loop := func() {
+		t.Helper()
+		if _, err := e.Do("EVAL", "while true do end", "0"); err == nil || !strings.HasPrefix(err.Error(), msgTimeLimit) {
+			t.Errorf("endless loop: %v", err)
+		}
+	}
+	for range 1000 {
+		if _, err := e.EvalSHA(sha, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	loop()
+	time.Sleep(120 * time.Millisecond) // the timer fires with nothing running
+	loop()
+	loop()
+}
+
+// Scripts that assign no global read globals from a copy of them (scriptEnv);
+// what they can observe must not change.
+func TestScriptEnv(t *testing.T) {
+	e := newEngine(t)
+	for _, tt := range []struct{ src, want string }{
+		{"return tostring(_G.tonumber == tonumber)", "true"},
+		{"return type(KEYS) .. #ARGV", "table1"},
+		{"local function f() x = 1 end return 'not called'", "not called"},
+		{"_G.x = 1", "ERR user_script:1: Attempt to modify a readonly table script: "},
+		{"rawset(_G, 'x', 1)", "ERR Attempt to modify a readonly table script: "},
+		{"x = 1", "ERR user_script:1: Attempt to modify a readonly table script: "},
+		{"local function f() tonumber = 1 end f()", "ERR user_script:1: Attempt to modify a readonly table script: "},
+		{"return nosuch", "ERR user_script:1: Script attempted to access nonexistent global variable 'nosuch' script: "},
+		{"return math.nosuch", ""},
+		{"return loadstring('return ARGV[1]')()", "a"},
+		// The metatable a script may look at leads to the proxy, not to
+		// the writable table behind it.
+		{"getmetatable(_G).__index.tonumber = 5", "ERR user_script:1: Attempt to modify a readonly table script: "},
+		{"getmetatable(string).__index.upper = 5", "ERR user_script:1: Attempt to modify a readonly table script: "},
+		{"rawset(getmetatable(_G).__index, 'x', 1)", "ERR Attempt to modify a readonly table script: "},
+		{"return type(getmetatable(_G).__index.tonumber) .. type(tonumber)", "functionfunction"},
+	} {
+		got, err := e.Do("EVAL", tt.src, "0", "a")
+		s := ""
+		if err != nil {
+			s = err.Error()
+		} else if got != nil {
+			s = got.(string)
+		}
+		if s != tt.want && !(strings.HasSuffix(tt.want, "script: ") && strings.HasPrefix(s, tt.want)) {
+			t.Errorf("%q: %q, want %q", tt.src, s, tt.want)
+		}
+	}
+}
+
+// The fast paths for integers read and print exactly what the general ones do.
+func TestIntegerFastPaths(t *testing.T) {
+	var nums []float64
+	for _, f := range []float64{0, 1, 7, 255, 256, 1023, 1024, 1e13, 1e14 - 1, 1e14, 1e15, 1e16, 1e17 - 1, 1e17, 1 << 53, 1<<53 + 2, 1e300} {
+		nums = append(nums, f, -f, f+0.5, -f-0.5)
+	}
+	nums = append(nums, math.Copysign(0, -1), math.Inf(1), math.NaN(), 1699999999999, 0.1)
+	for _, f := range nums {
+		if s, ok := formatInteger(f, 1e17); ok && s != cFormatG(f, 17) {
+			t.Errorf("formatInteger(%v, 1e17) = %q, %%.17g %q", f, s, cFormatG(f, 17))
+		}
+		if s, ok := formatInteger(f, 1e14); ok && s != cFormatG(f, 14) {
+			t.Errorf("formatInteger(%v, 1e14) = %q, %%.14g %q", f, s, cFormatG(f, 14))
+		}
+		if v, ok := luaNumber(f).(lua.LNumber); !ok || !(float64(v) == f || f != f && v != v) || math.Signbit(float64(v)) != math.Signbit(f) {
+			t.Errorf("luaNumber(%v) = %v", f, v)
+		}
+	}
+	for _, s := range []string{"0", "-0", "12", "-12", "007", "123456789012345", "-123456789012345", "1234567890123456", "", "-", "1a", "+1", " 1"} {
+		fast, fastOK := plainInteger(s)
+		if !fastOK {
+			continue
+		}
+		_, start, i, _ := cPrefix(s)
+		slow, _, slowOK := decFloat(s, start, i)
+		if !slowOK || fast != slow || math.Signbit(fast) != math.Signbit(slow) {
+			t.Errorf("plainInteger(%q) = %v, strtod's %v", s, fast, slow)
+		}
+	}
+}
