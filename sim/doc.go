@@ -23,14 +23,19 @@
 //
 // Each limiter gets its own Engine and goroutine, so several limiters compare
 // side by side at the cost of one on a multi-core machine. Within one
-// limiter requests are sequential: each is a full EVALSHA through the
-// engine, about 12-15µs of CPU for token_bucket on a 2-core EPYC. One
-// virtual hour at 1,000 requests/s (3.6 M runs) takes about 45 s
-// (BenchmarkHour, -hour; BenchmarkRequest projects it from a short run),
-// down from 56 s, not the 10 s aimed for. What remains is gopher-lua
-// interpreting the script (about two thirds, its context check per
-// instruction and global lookups through the read-only proxy included) and
-// miniredis serving redis.call (about a fifth); a faster path that skipped
-// either would no longer be the runner the scripts are tested on, so the
-// figure is kept honest instead.
+// limiter requests are sequential: each is a full EVALSHA run in the engine
+// (through Engine.EvalSHA, which skips the RESP command line and miniredis's
+// dispatch but nothing of the run), about 7-8 µs for token_bucket on a
+// 2-core EPYC. One virtual hour at 1,000 requests/s (3.6 M runs) takes
+// about 29 s with `scriptgen sim` and 31 s in BenchmarkHour (-hour;
+// BenchmarkRequest projects it from a short run: 36 s before
+// Engine.EvalSHA, the copied globals and the integer fast paths, 26 s
+// after, benchstat over 6 runs each), down from 56 s at first; not the
+// 10 s aimed for, which would leave 2.8 µs a request. What remains is
+// mostly gopher-lua interpreting the script: its instruction loop alone is
+// about 45% (some 200 instructions a request, with a kill check before
+// each, which is how a runaway script is stopped), garbage collection
+// 15-20%, and miniredis serving redis.call most of the rest. Going below that means another interpreter, or a path
+// that skips the engine the scripts are tested on; the figure is kept
+// honest instead.
 package sim
