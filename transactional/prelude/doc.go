@@ -80,37 +80,58 @@
 // # Cost
 //
 // BenchmarkServerTime measures server time (INFO commandstats
-// usec_per_call, best round of 100) of each limiter of lua/ratelimit,
-// plain on one redis-server 7.0.15 and wrapped on another, calls
-// interleaved. On the shared 2-core machine it was written on (load 6–12),
-// plain vs wrapped in µs, EVALSHA / FCALL:
+// usec_per_call, best round of 100) of each limiter of lua/ratelimit on its
+// writing path, plain on one redis-server 7.0.15 and wrapped on another,
+// calls interleaved; an error reply fails it. Medians of 3 runs on a shared
+// 2-core EPYC, plain → wrapped in µs, EVALSHA / FCALL:
 //
-//	token_bucket  11.2 → 20.5 (1.83) /  7.8 → 20.1 (2.6, noisy)
-//	gcra           5.9 →  7.8 (1.34) /  5.3 →  6.6 (1.25)
-//	cl_throttle    3.6 →  6.0 (1.65) /  3.5 →  4.1 (1.19)
-//	credits        6.0 → 11.8 (1.98) /  6.0 → 10.2 (1.70)
-//	concurrency    9.3 → 17.3 (1.85) /  8.8 → 14.8 (1.69)
-//	window        12.3 → 24.1 (1.96) / 12.4 → 22.4 (1.81)
-//	log           13.0 → 22.0 (1.69) / 12.2 → 18.0 (1.47)
-//	gate           2.5 →  6.3 (2.5)  /  2.4 →  4.6 (1.95)
-//	queue          3.5 → 18.7 (5.3)  /  3.1 → 15.8 (5.1)  stream without deletions: DUMP
+//	token_bucket   7.1 → 12.6 (1.77) /  7.3 → 11.5 (1.56)
+//	gcra           3.9 →  6.3 (1.61) /  3.7 →  4.9 (1.33)
+//	cl_throttle    7.0 → 11.2 (1.58) /  7.2 → 10.4 (1.45)
+//	credits        7.1 → 12.2 (1.72) /  7.1 → 11.3 (1.59)
+//	concurrency   11.2 → 18.5 (1.71) /  9.8 → 16.4 (1.63)
+//	window        13.2 → 22.4 (1.69) / 13.3 → 21.6 (1.62)
+//	log           14.2 → 21.0 (1.49) / 13.4 → 19.2 (1.44)
+//	gate           2.5 →  6.0 (2.42) /  2.5 →  4.5 (1.77)
+//	queue          3.7 → 22.7 (5.37) /  3.5 → 14.8 (4.22)  never drained: DUMP
+//	queue/drained  3.4 → 11.5 (3.19) /  3.7 →  9.6 (2.50)  XINFO STREAM
 //
-// The naive prelude (DUMP + PTTL before every first write) measured 1.5–12×
-// here, growing with the key (log 8.6×, queue 9.9×). The goal of 1.15× is
-// not reached: each extra redis.call costs about 2 µs of server time once
-// Lua's argument and reply conversion is counted (one HSET: 1.7 → 3.7 µs),
-// a limiter needs at least one (PEXPIRETIME before its PEXPIRE or SET PX),
-// and under EVAL the prelude's closures are created again on every call
-// (2.7 µs; once per FUNCTION LOAD under FCALL).
+// Server time on a shared machine is noisy; instructions are not. Counted
+// with callgrind (redis-server under valgrind, 2,000 EVALSHA calls, ECHO's
+// cost per call taken off), thousands of instructions per call, plain →
+// wrapped, before and after the runtime's rework (handlers per command
+// family, one spelling per command in W, the journal's tables made at the
+// first write):
+//
+//	token_bucket   81.6 → 173.4 (2.12), now 151.4 (1.86)
+//	gcra           48.0 →  85.7 (1.79), now  77.0 (1.61)
+//	cl_throttle    79.2 → 137.6 (1.74), now 128.3 (1.61)
+//	credits        72.6 → 162.1 (2.23), now 140.6 (1.92)
+//	concurrency    98.8 → 212.6 (2.15), now 188.6 (1.90)
+//	window        144.7 → 303.9 (2.10), now 257.5 (1.78)
+//	log           129.6 → 245.6 (1.90), now 229.0 (1.75)
+//	gate           28.5 →  77.6 (2.73), now  71.8 (2.49)
+//
+// The goal of 1.15× is not reached, and a journal kept in Lua at call time
+// cannot reach it on these scripts. Taking token_bucket apart (ablations of
+// the wrapped text, same count): the declaration and the proxy's
+// pass-through cost 30 k (under EVAL every closure and table of the
+// runtime is made again on each call, a closure 400-700 instructions, a
+// table about 600, and Redis 7 leaves a script nowhere to keep them), the
+// run and its dispatch 12.5 k, journaling the HSET 10 k, the PEXPIRE 11 k
+// (its PEXPIRETIME is a redis.call, about 7 k like any), remembering the
+// HMGET 6 k. A journal written by hand for this one script, which reuses
+// the script's own HMGET reply and needs no dispatch, costs 9 k (1.11×):
+// most of it the one PEXPIRETIME that any undo of an expiry needs, which
+// alone is 8% of token_bucket and 15% of gcra. FCALL saves the
+// declaration (made once per FUNCTION LOAD), which is why the library
+// form is the cheaper one for transactional scripts. A queue that
+// consumers drain has had deletions, so an XADD is undone by XDEL and
+// XSETID after one XINFO STREAM; one never drained needs a DUMP of the
+// whole stream (XSETID cannot set the max-deleted-entry-id back to 0-0).
 //
 // The benchmark also reports extra-calls, the commands the journal adds
-// per call, which the machine's load does not blur. After SET NX from its
-// reply, ZSCORE reads remembered and hash fields journaled once: gate 1.8
-// → 0, window 4 → 2, concurrency 3 → 2; token_bucket and credits 1
-// (PEXPIRETIME), log 3, queue 3 (XINFO, and a DUMP while the stream never
-// had a deletion), gcra and cl_throttle 0. What is left per call is mostly
-// Lua: set-up, xpcall and the proxy, a few hundred ns each (measured with
-// redis-benchmark on one server: "return 1" 1.0 µs plain, 2.6 µs wrapped,
-// 2.0 µs for the declaration alone), and for that Redis offers no cache:
-// EVAL's globals and the standard tables are read-only.
+// per call: token_bucket, cl_throttle and credits 1 (PEXPIRETIME),
+// concurrency and window 2, log 3, gate and gcra 0 (SET NX undone from its
+// reply, GET's reply remembered), queue 3 or, drained, 1.
 package prelude
