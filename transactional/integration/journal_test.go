@@ -90,7 +90,7 @@ func jline(r *rand.Rand, tmpl string, a, b int) string {
 }
 
 // jscript is 1–8 random statements, most scripts with a failure at a
-// random point. A typed script keeps to the type each key has in a typed
+// random point, some switching to RESP3. A typed script keeps to the type each key has in a typed
 // state (KEYS[i] holds type i-1), so that many of them get far.
 func jscript(r *rand.Rand, typed bool) string {
 	var b strings.Builder
@@ -99,7 +99,16 @@ func jscript(r *rand.Rand, typed bool) string {
 	if !typed || r.Intn(3) > 0 {
 		failAt = r.Intn(n + 1)
 	}
+	// Some scripts switch to RESP3 on the way, which the prelude's journal
+	// must not read its own replies in.
+	resp3At := -1
+	if r.Intn(4) == 0 {
+		resp3At = r.Intn(n + 1)
+	}
 	for i := 0; i <= n; i++ {
+		if i == resp3At {
+			b.WriteString("redis.setresp(3)\n")
+		}
 		if i == failAt {
 			b.WriteString(jline(r, jfailures[r.Intn(len(jfailures))], 1+r.Intn(journalKeys), 1) + "\n")
 			break

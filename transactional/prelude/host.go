@@ -68,7 +68,8 @@ func Hosted(library bool) string {
 	// redis.call in its errors, and that is this one.
 	return "local redis, " + runName + " = (function(hosted_call, hosted_pcall, hosted_run)" +
 		" local function proxied_call(...) local r = hosted_call(...) return r end" +
-		" local function proxied_pcall(...) local r = hosted_pcall(...) return r end " + proxy +
+		" local function proxied_pcall(...) local r = hosted_pcall(...) return r end" +
+		" local function proxied_setresp(v) redis.setresp(v) end " + proxy +
 		" local function run(body) local ok, r = hosted_run(body) if ok then return r end error(r, 0) end" +
 		" return proxy, run end)(...)"
 }

@@ -43,9 +43,10 @@ func declare(code, proxy string) string {
 	return "local redis, " + runName + " = (function() " + lua + " end)()"
 }
 
-// evalProxy is the table an EVAL script sees as redis: everything but call
-// and pcall is Redis's own, through __index.
-const evalProxy = "local proxy = setmetatable({call = proxied_call, pcall = proxied_pcall}, {__index = redis})"
+// evalProxy is the table an EVAL script sees as redis: everything but call,
+// pcall and setresp (which the journal tracks) is Redis's own, through
+// __index.
+const evalProxy = "local proxy = setmetatable({call = proxied_call, pcall = proxied_pcall, setresp = proxied_setresp}, {__index = redis})"
 
 // libraryProxy is the same for a library, where setmetatable does not
 // exist while FUNCTION LOAD runs the code and the redis table of that time
@@ -55,12 +56,12 @@ const evalProxy = "local proxy = setmetatable({call = proxied_call, pcall = prox
 // Redis's PROPAGATE_* flags).
 var libraryProxy = func() string {
 	var b strings.Builder
-	b.WriteString("local proxy = {call = proxied_call, pcall = proxied_pcall, " +
+	b.WriteString("local proxy = {call = proxied_call, pcall = proxied_pcall, setresp = proxied_setresp, " +
 		"LOG_DEBUG = redis.LOG_DEBUG, LOG_VERBOSE = redis.LOG_VERBOSE, LOG_NOTICE = redis.LOG_NOTICE, LOG_WARNING = redis.LOG_WARNING, " +
 		"REDIS_VERSION = redis.REDIS_VERSION, REDIS_VERSION_NUM = redis.REDIS_VERSION_NUM, " +
 		"REPL_NONE = 0, REPL_AOF = 1, REPL_SLAVE = 2, REPL_REPLICA = 2, REPL_ALL = 3}")
 	for _, fn := range []string{"acl_check_cmd", "breakpoint", "debug", "error_reply", "log", "register_function",
-		"replicate_commands", "set_repl", "setresp", "sha1hex", "status_reply"} {
+		"replicate_commands", "set_repl", "sha1hex", "status_reply"} {
 		fmt.Fprintf(&b, " proxy.%s = function(...) return redis.%s(...) end", fn, fn)
 	}
 	return b.String()

@@ -36,8 +36,10 @@
 -- run; log, seen (keys whose whole state is journaled) and timed (keys
 -- whose expiry is) are made at the run's first write; sv, hv and zv:
 -- string values, hash fields and sorted set scores as reads returned
--- them, false for absent.
-local log, n, seen, timed, sv, hv, zv
+-- them, false for absent. resp3: the script chose RESP3 (setresp), in
+-- which the journal's own reads would come back in other shapes, so it
+-- switches to RESP2 around them.
+local log, n, seen, timed, sv, hv, zv, resp3
 local function forget(k)
   if sv then
     sv[k] = nil
@@ -516,6 +518,10 @@ local W, R = __W__, __R__
 -- up yet): a read as is, a remembered read and a write after journaling
 -- how to undo it. raise: as redis.call, else as redis.pcall.
 local function guarded(w, raise, cmd, ...)
+  local three = resp3
+  if three then
+    redis.setresp(2)
+  end
   -- A spelling the code does not use: found under another spelling or
   -- asked of COMMAND INFO, and remembered.
   if w == nil then
@@ -545,6 +551,9 @@ local function guarded(w, raise, cmd, ...)
       end
       W[cmd] = w
     end
+  end
+  if three and (not w or w == 'r') then
+    redis.setresp(3)
   end
   if not w then
     if raise then
@@ -590,11 +599,17 @@ local function guarded(w, raise, cmd, ...)
         ks = {}
       end
     elseif w == 'x' then
+      if three then
+        redis.setresp(3)
+      end
       error({err = 'ERR scriptgen transactional: ' .. cmd .. ' cannot be rolled back'})
     elseif w == 'c' then
       for i = 3, select('#', ...) do
         local a = select(i, ...)
         if type(a) == 'string' and string.lower(a) == 'db' then
+          if three then
+            redis.setresp(3)
+          end
           error({err = 'ERR scriptgen transactional: COPY ... DB cannot be rolled back'})
         end
       end
@@ -616,6 +631,9 @@ local function guarded(w, raise, cmd, ...)
         snap(k)
       end
     end
+  end
+  if three then
+    redis.setresp(3)
   end
   if n == mark then
     if raise then
@@ -655,15 +673,19 @@ local function proxied_pcall(cmd, ...)
   end
   return guarded(w, false, cmd, ...)
 end
+local function proxied_setresp(v)
+  redis.setresp(v)
+  resp3 = tonumber(v) == 3
+end
 __PROXY__
 local function pass(e)
   return e
 end
 local function run(body)
-  n = 0
+  n, resp3 = 0, false
   local ok, r = xpcall(body, pass)
   local l, c = log, n
-  log, n, seen, timed, sv, hv, zv = nil, nil, nil, nil, nil, nil, nil
+  log, n, seen, timed, sv, hv, zv, resp3 = nil, nil, nil, nil, nil, nil, nil, false
   if ok then
     return r
   end

@@ -98,16 +98,25 @@ func line(r *rand.Rand, tmpl string, a, b int) string {
 }
 
 // randomScript is 1–10 random statements with, for most scripts, a failure
-// at a random point. A typed script keeps to the type each key has in a
+// at a random point, and for some a switch to RESP3. A typed script keeps to the type each key has in a
 // typed state (KEYS[i] holds type i-1), so that most of them succeed.
 func randomScript(r *rand.Rand, typed bool) string {
 	var b strings.Builder
+	// A third of the scripts speak RESP3 to Redis, at the start or half
+	// way: the journal must read in RESP2 whatever the script chose.
+	resp3At := -1
+	if r.Intn(3) == 0 {
+		resp3At = r.Intn(4)
+	}
 	n := 1 + r.Intn(10)
 	failAt := -1
 	if !typed || r.Intn(4) == 0 {
 		failAt = r.Intn(n + 1)
 	}
 	for i := 0; i <= n; i++ {
+		if i == resp3At {
+			b.WriteString("redis.setresp(3)\n")
+		}
 		if i == failAt {
 			b.WriteString(line(r, failures[r.Intn(len(failures))], 1+r.Intn(propKeys), 1) + "\n")
 		}
