@@ -405,3 +405,56 @@ func streamFromRDB(elem reflect.Type, s *rdb.Stream) reflect.Value {
 	}
 	return p
 }
+
+// moveInPlace serves LMOVE, RPOPLPUSH and their blocking forms from a list
+// of one element onto itself, and reports whether it did. miniredis pops
+// the element, which deletes the key and its expiry with it, and pushes
+// it back onto a new key; Redis moves it within the one list, which keeps
+// the key, its expiry and its single element as they were. Every other
+// case is miniredis's: for a connection in MULTI, subscribed or not yet
+// authenticated, for a bad arity or direction, and for any other list.
+func (e *Engine) moveInPlace(c *server.Peer, cmd string, args []string) bool {
+	var n int
+	switch cmd {
+	case "LMOVE":
+		n = 4
+	case "BLMOVE":
+		n = 5
+	case "RPOPLPUSH":
+		n = 2
+	case "BRPOPLPUSH":
+		n = 3
+	default:
+		return false
+	}
+	if len(args) != n || args[0] != args[1] {
+		return false
+	}
+	if cmd == "LMOVE" || cmd == "BLMOVE" {
+		for _, dir := range args[2:4] {
+			if !strings.EqualFold(dir, "LEFT") && !strings.EqualFold(dir, "RIGHT") {
+				return false
+			}
+		}
+	}
+	if c != e.inner {
+		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+			return false
+		}
+		e.m.Lock()
+		defer e.m.Unlock()
+	}
+	db := e.store.db(e.cs.selectedDB(c))
+	if e.store.typeOf(db, args[0]) != "list" {
+		return false
+	}
+	l := e.store.value(db, args[0], "list")
+	if l.Len() != 1 {
+		return false
+	}
+	e.store.touch(db, args[0])
+	w := respWriter{resp3: c.Resp3}
+	w.bulk(l.Index(0).String())
+	c.WriteRaw(string(w.buf))
+	return true
+}

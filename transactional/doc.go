@@ -90,7 +90,9 @@
 // exact millisecond); miniredis deletes it when its TTL reaches 0. SetTime
 // and Advance give the keys that expire exactly at the new time one more
 // nanosecond first, so the virtual clock expires keys as Redis does. With
-// WithRealTime miniredis's own behaviour remains.
+// WithRealTime the engine moves miniredis's clock to the wall clock before
+// each command, in whole milliseconds as Redis keeps expiries, the same
+// way.
 //
 // # Speed
 //

@@ -244,6 +244,9 @@ func (e *Engine) EvalSHA(sha string, keys, argv []string) (any, error) {
 	e.doMu.Lock()
 	defer e.doMu.Unlock()
 	c := e.doPeer
+	if e.opts.realTime {
+		e.followWallClock()
+	}
 	if e.running.Load() != nil || e.cs.inMulti(c) || e.cs.subscribed(c) ||
 		e.opts.password != "" && !e.cs.authenticated(c) {
 		args := make([]string, 0, 3+len(keys)+len(argv))
@@ -314,6 +317,24 @@ func (e *Engine) setMiniredisTime(t time.Time) {
 	e.store.keepExpiringAt(t)
 	e.m.Unlock()
 	e.m.SetTime(t)
+}
+
+// followWallClock moves miniredis's clock to the wall clock, in whole
+// milliseconds as Redis keeps expiries: miniredis holds a TTL as a
+// duration from the instant of its last clock move, and from an instant
+// with a fraction of a millisecond a PEXPIREAT would read back from
+// PEXPIRETIME a millisecond short. Keys that expire at that millisecond
+// live through it, as on the virtual clock.
+func (e *Engine) followWallClock() {
+	t := time.Now().UTC().Truncate(time.Millisecond)
+	e.clockMu.Lock()
+	if !t.After(e.now) {
+		e.clockMu.Unlock()
+		return
+	}
+	e.now = t
+	e.clockMu.Unlock()
+	e.setMiniredisTime(t)
 }
 
 // Advance moves the clock forward by d.

@@ -124,6 +124,33 @@ func TestVirtualClock(t *testing.T) {
 	}
 }
 
+// TestRealTimeExpiry: on the wall clock an absolute expiry reads back as
+// set, to the millisecond (miniredis alone reads it back short when the
+// clock stands between two milliseconds), and keys still expire.
+func TestRealTimeExpiry(t *testing.T) {
+	e := newEngine(t, WithRealTime())
+	at := fmt.Sprint(time.Now().Add(time.Hour).UnixMilli())
+	for i := 0; i < 50; i++ {
+		mustDo(t, e, "SET", "k", "v")
+		mustDo(t, e, "PEXPIREAT", "k", at)
+		if got := mustDo(t, e, "PEXPIRETIME", "k"); fmt.Sprint(got) != at {
+			t.Fatalf("PEXPIRETIME = %v, want %s", got, at)
+		}
+		if got := mustDo(t, e, "EVAL", "return redis.call('PEXPIRETIME', KEYS[1])", "1", "k"); fmt.Sprint(got) != at {
+			t.Fatalf("PEXPIRETIME in a script = %v, want %s", got, at)
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	mustDo(t, e, "SET", "short", "v", "PX", "5")
+	deadline := time.Now().Add(5 * time.Second)
+	for mustDo(t, e, "EXISTS", "short") != int64(0) {
+		if time.Now().After(deadline) {
+			t.Fatal("a 5 ms key still exists after 5 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 func TestScriptReturningFunction(t *testing.T) {
 	// miniredis's own EVAL panics here.
 	e := newEngine(t)

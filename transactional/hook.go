@@ -24,7 +24,10 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 			e.keyCommand(c, cmd, args)
 			return true
 		}
-		return false
+		return e.moveInPlace(c, cmd, args)
+	}
+	if e.opts.realTime && e.running.Load() == nil {
+		e.followWallClock()
 	}
 	if r := e.running.Load(); r != nil && r.caller != c {
 		if e.whileBusy(c, r, cmd, args) {
@@ -32,7 +35,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 		}
 	}
 	if !scriptCommands[cmd] && !keyCommands[cmd] {
-		return false
+		return e.moveInPlace(c, cmd, args)
 	}
 	e.scriptCommand(c, cmd, args)
 	return true

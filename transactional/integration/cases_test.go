@@ -377,6 +377,19 @@ var cases = []tcase{
 		ev(counterJSON, 1, "stats", `{"views":3,"clicks":1}`),
 		ev(counterJSON, 1, "stats", `{"views":2}`),
 	}},
+
+	// A list moved onto itself: one element keeps its key and expiry
+	// (miniredis would pop it, deleting the key, and push it onto a new one).
+	{name: "list/lmove-onto-itself-one", setup: [][]string{{"RPUSH", "l", "a"}, {"EXPIRE", "l", "1000"}},
+		cmds: [][]string{cmd("LMOVE", "l", "l", "LEFT", "RIGHT"), cmd("TTL", "l"), cmd("RPOPLPUSH", "l", "l"),
+			cmd("BLMOVE", "l", "l", "right", "left", "0"), cmd("BRPOPLPUSH", "l", "l", "0"), cmd("TTL", "l"),
+			ev("return {redis.call('LMOVE', KEYS[1], KEYS[1], 'RIGHT', 'LEFT'), redis.call('RPOPLPUSH', KEYS[1], KEYS[1]), redis.call('TTL', KEYS[1])}", 1, "l")}},
+	{name: "list/lmove-onto-itself-many", setup: [][]string{{"RPUSH", "l", "a", "b", "c"}, {"EXPIRE", "l", "1000"}},
+		cmds: [][]string{cmd("LMOVE", "l", "l", "LEFT", "RIGHT"), cmd("RPOPLPUSH", "l", "l"), cmd("LRANGE", "l", "0", "-1"), cmd("TTL", "l")}},
+	{name: "list/lmove-onto-itself-edges", setup: [][]string{{"SET", "s", "x"}, {"RPUSH", "l", "a"}},
+		cmds: [][]string{cmd("LMOVE", "none", "none", "LEFT", "RIGHT"), cmd("LMOVE", "s", "s", "LEFT", "RIGHT"),
+			cmd("LMOVE", "l", "l", "UP", "RIGHT"), cmd("LMOVE", "l", "l", "LEFT"), cmd("RPOPLPUSH", "s", "s"),
+			cmd("MULTI"), cmd("LMOVE", "l", "l", "LEFT", "RIGHT"), cmd("EXEC"), cmd("TTL", "l")}},
 }
 
 const tokenBucket = `
