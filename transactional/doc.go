@@ -118,6 +118,12 @@
 // "%.14g" (tostring and string.format are right); math.random's sequence
 // differs; table iteration order (pairs, and so cjson/cmsgpack maps with
 // several keys, and FUNCTION LIST's order) is Go's, not Redis's hash order.
+// The % operator is gopher-lua's exact remainder (math.Mod), where Lua 5.1
+// computes a - floor(a/b)*b in doubles: the two agree while a/b stays
+// below 2^52 (a limiter's millisecond or microsecond clock modulo a
+// window, n % 1 for an integer check), and differ beyond (1e17 % 7: Redis
+// 0, here 5), for an infinite divisor (Redis nan, here the dividend or an
+// infinity) and in the sign of a zero or NaN result (-0.0 % 1, 5 % 0).
 // FUNCTION DUMP/RESTORE and SCRIPT DEBUG are not implemented.
 //
 // Of miniredis's own differences, the engine fixes those a script meets

@@ -23,6 +23,7 @@ var (
 	journalRuns   = flag.Int("journal.runs", 10000, "random script runs TestJournalProperty makes in the engine (-short: a tenth)")
 	journalSample = flag.Int("journal.sample", 10, "every n-th run is also made on redis-server and compared")
 	journalBudget = flag.Duration("journal.budget", 4*time.Minute, "time TestJournalProperty may take at most")
+	journalSeed   = flag.Int64("journal.seed", 11, "seed of TestJournalProperty's scripts and keyspaces")
 )
 
 const journalKeys = 5
@@ -378,7 +379,7 @@ func TestJournalProperty(t *testing.T) {
 	t.Cleanup(e.Close)
 	ed := engineDoer(e)
 
-	r := rand.New(rand.NewSource(11))
+	r := rand.New(rand.NewSource(*journalSeed))
 	keys := make([]string, journalKeys)
 	for i := range keys {
 		keys[i] = fmt.Sprintf("{j}k%d", i)
