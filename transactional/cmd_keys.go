@@ -458,3 +458,33 @@ func (e *Engine) moveInPlace(c *server.Peer, cmd string, args []string) bool {
 	c.WriteRaw(string(w.buf))
 	return true
 }
+
+// ttlRounded serves TTL, which Redis rounds to the nearest second ((ms +
+// 500) / 1000: a key with 600 ms left has 1) and miniredis truncates, and
+// reports whether it did. A connection in MULTI, subscribed or not yet
+// authenticated, and a bad arity, are left to miniredis.
+func (e *Engine) ttlRounded(c *server.Peer, cmd string, args []string) bool {
+	if cmd != "TTL" || len(args) != 1 {
+		return false
+	}
+	if c != e.inner {
+		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+			return false
+		}
+		e.m.Lock()
+		defer e.m.Unlock()
+	}
+	db := e.store.db(e.cs.selectedDB(c))
+	ttl := int64(-2)
+	if e.store.typeOf(db, args[0]) != "" {
+		ttl = -1
+		if at, ok := e.store.deadline(db, args[0]); ok {
+			ms := max(at.Sub(e.store.now()).Milliseconds(), 0)
+			ttl = (ms + 500) / 1000
+		}
+	}
+	w := respWriter{resp3: c.Resp3}
+	w.integer(ttl)
+	c.WriteRaw(string(w.buf))
+	return true
+}

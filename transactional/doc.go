@@ -130,7 +130,12 @@
 // in the journal's tests: SUNIONSTORE, SINTERSTORE, SDIFFSTORE,
 // ZUNIONSTORE and ZINTERSTORE called from a script delete a destination
 // left empty, as Redis does (called by a client directly, miniredis keeps
-// the empty key). Others remain: XGROUP CREATE … 0 records "0" where Redis
+// the empty key). Integers read as Redis reads them (string2ll: "01", "+1"
+// and "-0" are refused, with Redis's error) in the arguments of the
+// commands scripts use (INCRBY, HINCRBY, the EXPIRE family, SET's EX and
+// PX, ranges, indexes, counts and LIMIT; strict.go lists them) and in the
+// values INCR and HINCRBY find stored; TTL rounds to the nearest second;
+// LMOVE and RPOPLPUSH of a one-element list onto itself keep its expiry. Others remain: XGROUP CREATE … 0 records "0" where Redis
 // says 0-0, XINFO GROUPS lists groups in map order, and XPENDING leaves
 // out entries delivered after the engine's clock (a payload from a server
 // whose clock is ahead of the virtual one).

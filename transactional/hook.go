@@ -24,7 +24,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 			e.keyCommand(c, cmd, args)
 			return true
 		}
-		return e.moveInPlace(c, cmd, args)
+		return e.strictIntegers(c, cmd, args) || e.moveInPlace(c, cmd, args) || e.ttlRounded(c, cmd, args)
 	}
 	if e.opts.realTime && e.running.Load() == nil {
 		e.followWallClock()
@@ -35,7 +35,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 		}
 	}
 	if !scriptCommands[cmd] && !keyCommands[cmd] {
-		return e.moveInPlace(c, cmd, args)
+		return e.strictIntegers(c, cmd, args) || e.moveInPlace(c, cmd, args) || e.ttlRounded(c, cmd, args)
 	}
 	e.scriptCommand(c, cmd, args)
 	return true

@@ -378,6 +378,27 @@ var cases = []tcase{
 		ev(counterJSON, 1, "stats", `{"views":2}`),
 	}},
 
+	// Integers as Redis reads them (string2ll): no "+", no leading zero, no
+	// "-0" (miniredis's strconv.Atoi takes them), in arguments and in stored
+	// values, from a client and from a script.
+	{name: "int/strict-arguments", setup: [][]string{{"RPUSH", "l", "a", "b", "c"}, {"ZADD", "z", "1", "a", "2", "b"}, {"SADD", "s", "a", "b"}, {"SET", "k", "5"}, {"HSET", "h", "f", "v"}},
+		cmds: [][]string{cmd("LPOP", "l", "01"), cmd("LPOP", "l", "+1"), cmd("LPOP", "l", "-1"), cmd("RPOP", "l", "0"), cmd("LRANGE", "l", "00", "-1"),
+			cmd("LTRIM", "l", "0", "+5"), cmd("LREM", "l", "01", "a"), cmd("LSET", "l", "01", "x"), cmd("LINDEX", "l", "-0"), cmd("ZRANGE", "z", "00", "-1"),
+			cmd("ZRANGE", "z", "0", "-1", "WITHSCORES"), cmd("ZREMRANGEBYRANK", "z", "00", "0"), cmd("SPOP", "s", "01"), cmd("SRANDMEMBER", "s", "01"),
+			cmd("SET", "k", "1", "EX", "010"), cmd("SET", "k", "1", "px", "+5"), cmd("GETEX", "k", "EX", "01"), cmd("ZRANGEBYSCORE", "z", "-inf", "+inf", "LIMIT", "00", "1"),
+			cmd("ZRANGE", "z", "-inf", "+inf", "BYSCORE", "LIMIT", "0", "01"), cmd("ZRANGE", "z", "(1", "+inf", "BYSCORE"), cmd("HRANDFIELD", "h", "01"),
+			cmd("ZRANDMEMBER", "z", "01"), cmd("LPOS", "l", "a", "RANK", "01"), cmd("BITCOUNT", "k", "00", "1"), cmd("GETBIT", "k", "01"), cmd("SETBIT", "k", "01", "1"),
+			cmd("INCRBY", "k", "01"), cmd("INCRBY", "k", "01", "x"), cmd("EXPIRE", "k", "01"), cmd("EXPIRE", "k", "-0"), cmd("INCRBY", "k", "-9223372036854775808"),
+			cmd("INCRBY", "n", "9223372036854775808"), cmd("INCRBY", "k", "1"),
+			ev("return {redis.pcall('INCRBY', KEYS[1], '01'), redis.pcall('EXPIRE', KEYS[1], '+5'), redis.pcall('LRANGE', KEYS[2], '00', -1), redis.pcall('SET', KEYS[1], 1, 'PX', '010')}", 2, "k", "l")}},
+	{name: "int/strict-stored", setup: [][]string{{"SET", "t", "01"}, {"SET", "p", "+1"}, {"SET", "m", "-0"}, {"HSET", "h", "n", "01", "o", "7"}},
+		cmds: [][]string{cmd("INCR", "t"), cmd("DECR", "p"), cmd("INCRBY", "m", "1"), cmd("DECRBY", "t", "1"), cmd("HINCRBY", "h", "n", "1"), cmd("HINCRBY", "h", "o", "1"),
+			ev("return {redis.pcall('INCR', KEYS[1]), redis.pcall('HINCRBY', KEYS[2], 'n', 1), redis.pcall('HINCRBY', KEYS[2], 'o', 1)}", 2, "t", "h")}},
+	// TTL rounds to the nearest second, as Redis does; miniredis truncates.
+	{name: "ttl/rounds", setup: [][]string{{"SET", "k", "v", "PX", "10700"}, {"SET", "j", "v", "PX", "300"}, {"SET", "p", "v"}},
+		cmds: [][]string{cmd("TTL", "k"), cmd("TTL", "j"), cmd("TTL", "p"), cmd("TTL", "none"),
+			ev("return {redis.call('TTL', KEYS[1]), redis.call('TTL', KEYS[2]), redis.call('TTL', KEYS[3])}", 3, "k", "j", "none")}},
+
 	// A list moved onto itself: one element keeps its key and expiry
 	// (miniredis would pop it, deleting the key, and push it onto a new one).
 	{name: "list/lmove-onto-itself-one", setup: [][]string{{"RPUSH", "l", "a"}, {"EXPIRE", "l", "1000"}},
