@@ -16,6 +16,7 @@ import (
 var (
 	propRuns   = flag.Int("prelude.runs", 1200, "random scripts TestPropertyRollback runs on redis-server")
 	propBudget = flag.Duration("prelude.budget", 90*time.Second, "time TestPropertyRollback may take at most")
+	propSeed   = flag.Int64("prelude.seed", 7, "seed of TestPropertyRollback's scripts and keyspaces")
 )
 
 const propKeys = 5
@@ -194,7 +195,7 @@ func apply(t testing.TB, ctx context.Context, c *redis.Client, cmds [][]any) {
 // Functions library instead of through EVAL.
 func TestPropertyRollback(t *testing.T) {
 	ctx, c := start(t)
-	r := rand.New(rand.NewSource(7))
+	r := rand.New(rand.NewSource(*propSeed))
 	keys := make([]string, propKeys)
 	for i := range keys {
 		keys[i] = fmt.Sprintf("{p}k%d", i)
