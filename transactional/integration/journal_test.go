@@ -38,6 +38,15 @@ var jops = []struct {
 }{
 	{"redis.call('SET', KEYS[a], '%d')", 0},
 	{"redis.call('SET', KEYS[a], '%d', 'PXAT', 4102444800000)", 0},
+	// Integers Redis refuses and miniredis would take.
+	{"redis.pcall('INCRBY', KEYS[a], '0%d')", 0},
+	{"redis.pcall('SETRANGE', KEYS[a], '0%d', 'x')", 0},
+	{"redis.pcall('SET', KEYS[a], 'x', 'PXAT', '+4102444800000')", 0},
+	{"redis.pcall('LTRIM', KEYS[a], '-0', -1)", 2},
+	{"redis.pcall('LPOP', KEYS[a], '0%d')", 2},
+	{"redis.pcall('SPOP', KEYS[a], '-%d')", 3},
+	{"redis.pcall('ZREMRANGEBYRANK', KEYS[a], '+0', 0)", 4},
+	{"redis.pcall('PEXPIREAT', KEYS[a], '04102444800%03d')", -1},
 	{"redis.call('APPEND', KEYS[a], '1')", 0},
 	{"redis.call('INCRBY', KEYS[a], %d)", 0},
 	{"redis.call('GETDEL', KEYS[a])", 0},
