@@ -24,7 +24,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 			e.keyCommand(c, cmd, args)
 			return true
 		}
-		return e.strictIntegers(c, cmd, args) || e.moveInPlace(c, cmd, args) || e.ttlRounded(c, cmd, args)
+		return e.redisWay(c, cmd, args)
 	}
 	if e.opts.realTime && e.running.Load() == nil {
 		e.followWallClock()
@@ -35,10 +35,19 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 		}
 	}
 	if !scriptCommands[cmd] && !keyCommands[cmd] {
-		return e.strictIntegers(c, cmd, args) || e.moveInPlace(c, cmd, args) || e.ttlRounded(c, cmd, args)
+		return e.redisWay(c, cmd, args)
 	}
 	e.scriptCommand(c, cmd, args)
 	return true
+}
+
+// redisWay answers, as Redis does, the data commands miniredis gets wrong
+// in the ways strict.go and cmd_keys.go list, and reports whether it did;
+// everything else is miniredis's. The caller holds miniredis's lock for a
+// script's own command; for a client's, each guard takes it as it needs.
+func (e *Engine) redisWay(c *server.Peer, cmd string, args []string) bool {
+	return e.strictIntegers(c, cmd, args) || e.setrangeGuard(c, cmd, args) || e.zsetGuard(c, cmd, args) ||
+		e.getrangeGuard(c, cmd, args) || e.moveInPlace(c, cmd, args) || e.ttlRounded(c, cmd, args)
 }
 
 // whileBusy answers commands that arrive while a script runs: SCRIPT KILL

@@ -1,7 +1,10 @@
 package transactional
 
 import (
+	"fmt"
+	"math"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
@@ -19,6 +22,9 @@ const (
 	msgNotPositive    = "ERR value is out of range, must be positive"
 	msgHashNotInteger = "ERR hash value is not an integer"
 	msgBitOffset      = "ERR bit offset is not an integer or out of range"
+	msgNoSuchKey      = "ERR no such key"
+	msgHashNotFloat   = "ERR hash value is not a float"
+	msgWrongType      = "WRONGTYPE Operation against a key holding the wrong kind of value"
 )
 
 // isRedisInteger is string2ll's verdict on s.
@@ -52,6 +58,16 @@ func isRedisInteger(s string) bool {
 		return v <= 1<<63
 	}
 	return v <= 1<<63-1
+}
+
+// isRedisFloat is string2ld's verdict on s, near enough: a number with
+// nothing before or after it, not NaN.
+func isRedisFloat(s string) bool {
+	if s == "" || s[0] == ' ' || s[0] == '\t' {
+		return false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return err == nil && !math.IsNaN(f)
 }
 
 // badInteger is the error Redis gives for cmd's integer arguments (args
@@ -131,13 +147,129 @@ func badInteger(cmd string, args []string) string {
 		return limit(3)
 	case "LPOS":
 		return after(2, msgNotInteger, "RANK", "COUNT", "MAXLEN")
+	case "ZPOPMIN", "ZPOPMAX":
+		if len(args) == 2 && (!isRedisInteger(args[1]) || args[1][0] == '-') {
+			return msgNotPositive
+		}
 	}
 	return ""
 }
 
-// badStoredInteger is the error Redis gives when cmd (of the INCR family
-// or HINCRBY) meets a stored value that is not an integer as Redis reads
-// it, or "". The caller holds miniredis's lock.
+// Redis 7.0's texts for bad floats and expiries.
+const (
+	msgNotFloat        = "ERR value is not a valid float"
+	msgRangeNotFloat   = "ERR min or max is not a float"
+	msgIncrNaNInf      = "ERR increment would produce NaN or Infinity"
+	msgHashIncrNaNInf  = "ERR value is NaN or Infinity"
+	msgDecrOverflow    = "ERR decrement would overflow"
+	msgInvalidExpireIn = "ERR invalid expire time in '%s' command"
+)
+
+// badNumber is the error Redis gives for cmd's floats, or for an integer
+// it takes but cannot use (an expiry that overflows, DECRBY of the
+// smallest integer), where miniredis answers otherwise; "" when Redis
+// would go on. It runs after badInteger.
+func badNumber(cmd string, args []string) string {
+	nan := func(s string) bool {
+		f, err := strconv.ParseFloat(strings.TrimPrefix(s, "("), 64)
+		return err == nil && math.IsNaN(f)
+	}
+	infOrNaN := func(s string) bool {
+		f, err := strconv.ParseFloat(s, 64)
+		return err == nil && (math.IsNaN(f) || math.IsInf(f, 0))
+	}
+	expire := func(v string, seconds bool, name string) string {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return ""
+		}
+		if seconds && (n > math.MaxInt64/1000 || n < math.MinInt64/1000) {
+			return fmt.Sprintf(msgInvalidExpireIn, name)
+		}
+		if seconds {
+			n *= 1000
+		}
+		// Relative expiries are added to the clock, absolute ones are not.
+		return map[bool]string{true: fmt.Sprintf(msgInvalidExpireIn, name), false: ""}[n > math.MaxInt64-4102444800000]
+	}
+	switch cmd {
+	case "ZADD":
+		for i := 1; i < len(args); i++ {
+			if nan(args[i]) && !strings.HasPrefix(args[i], "(") {
+				return msgNotFloat
+			}
+		}
+	case "ZINCRBY":
+		if len(args) == 3 && nan(args[1]) {
+			return msgNotFloat
+		}
+	case "INCRBYFLOAT":
+		if len(args) == 2 && (!isRedisFloat(args[1]) || nan(args[1])) {
+			return msgNotFloat
+		}
+		if len(args) == 2 && infOrNaN(args[1]) {
+			return msgIncrNaNInf
+		}
+	case "HINCRBYFLOAT":
+		if len(args) == 3 && (!isRedisFloat(args[2]) || nan(args[2])) {
+			return msgNotFloat
+		}
+		if len(args) == 3 && infOrNaN(args[2]) {
+			return msgHashIncrNaNInf
+		}
+	case "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZREMRANGEBYSCORE", "ZCOUNT":
+		if len(args) >= 3 && (nan(args[1]) || nan(args[2])) {
+			return msgRangeNotFloat
+		}
+	case "ZRANGE":
+		for _, a := range args[min(3, len(args)):] {
+			if strings.EqualFold(a, "BYSCORE") && (nan(args[1]) || nan(args[2])) {
+				return msgRangeNotFloat
+			}
+		}
+	case "DECRBY":
+		if len(args) == 2 && args[1] == "-9223372036854775808" {
+			return msgDecrOverflow
+		}
+	case "LREM":
+		// Redis negates a negative count to remove from the tail, and
+		// the smallest integer stays negative: every match goes, as with
+		// a count of 0, where miniredis's negation overflows to none.
+		if len(args) == 3 && args[1] == "-9223372036854775808" {
+			args[1] = "0"
+		}
+	case "EXPIRE", "PEXPIRE":
+		if len(args) >= 2 {
+			return expire(args[1], cmd == "EXPIRE", strings.ToLower(cmd))
+		}
+	case "SET", "GETEX":
+		from := map[string]int{"SET": 2, "GETEX": 1}[cmd]
+		for i := from; i+1 < len(args); i++ {
+			unit := strings.ToUpper(args[i])
+			if unit != "EX" && unit != "PX" && unit != "EXAT" && unit != "PXAT" {
+				continue
+			}
+			n, err := strconv.ParseInt(args[i+1], 10, 64)
+			if err != nil {
+				return ""
+			}
+			name := strings.ToLower(cmd)
+			seconds := unit == "EX" || unit == "EXAT"
+			if n <= 0 || seconds && n > math.MaxInt64/1000 {
+				return fmt.Sprintf(msgInvalidExpireIn, name)
+			}
+			if unit == "EX" || unit == "PX" {
+				return expire(args[i+1], seconds, name)
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// badStoredInteger is the error Redis gives when cmd (of the INCR family,
+// HINCRBY or HINCRBYFLOAT) meets a stored value that is not a number as
+// Redis reads it, or "". The caller holds miniredis's lock.
 func (e *Engine) badStoredInteger(c *server.Peer, cmd string, args []string) string {
 	switch cmd {
 	case "INCR", "DECR", "INCRBY", "DECRBY":
@@ -156,6 +288,14 @@ func (e *Engine) badStoredInteger(c *server.Peer, cmd string, args []string) str
 		if v := e.store.value(db, args[0], "hash").MapIndex(reflect.ValueOf(args[1])); v.IsValid() && !isRedisInteger(v.String()) {
 			return msgHashNotInteger
 		}
+	case "HINCRBYFLOAT":
+		db := e.store.db(e.cs.selectedDB(c))
+		if len(args) < 2 || e.store.typeOf(db, args[0]) != "hash" {
+			return ""
+		}
+		if v := e.store.value(db, args[0], "hash").MapIndex(reflect.ValueOf(args[1])); v.IsValid() && !isRedisFloat(v.String()) {
+			return msgHashNotFloat
+		}
 	}
 	return ""
 }
@@ -166,19 +306,50 @@ func (e *Engine) badStoredInteger(c *server.Peer, cmd string, args []string) str
 // left to miniredis, which queues or refuses the command itself.
 func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool {
 	msg := badInteger(cmd, args)
-	if msg == "" && !strictStored[cmd] {
+	if msg == "" {
+		msg = badNumber(cmd, args)
+	}
+	if msg == "" && !strictStored[cmd] && keyFirst[cmd] == "" {
 		return false
 	}
 	if info := commandIndex[strings.ToLower(cmd)]; info == nil || !info.ArityOK(len(args)+1) {
 		return false
 	}
+	typ, keyFirst := keyFirst[cmd]
 	if c != e.inner {
 		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
 			return false
 		}
-		if msg == "" {
+		if msg == "" || keyFirst {
 			e.m.Lock()
 			defer e.m.Unlock()
+		}
+	}
+	if keyFirst {
+		// Redis looks the key up, and checks its type, before it reads a
+		// number; miniredis reads first (and GETEX sets the expiry of a key
+		// of another type before it refuses it).
+		db := e.store.db(e.cs.selectedDB(c))
+		switch got := e.store.typeOf(db, args[0]); {
+		case got != "" && got != typ:
+			msg = msgWrongType
+		case msg == "":
+		case got == "":
+			w := respWriter{resp3: c.Resp3}
+			switch cmd {
+			case "LSET":
+				w.errorReply(msgNoSuchKey)
+			case "BITCOUNT":
+				w.integer(0)
+			case "INCRBYFLOAT":
+				w.errorReply(msg) // a missing key is 0: the number decides
+			default:
+				w.null()
+			}
+			c.WriteRaw(string(w.buf))
+			return true
+		case cmd == "INCRBYFLOAT" && !isRedisFloat(e.store.value(db, args[0], "string").String()):
+			msg = msgNotFloat // the stored value is read before the increment
 		}
 	}
 	if msg == "" {
@@ -191,5 +362,141 @@ func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool 
 	return true
 }
 
+// keyFirst are the commands that look the key up, and check its type,
+// before they read their integers: a missing key or another type is
+// answered first (LINDEX's nil, LSET's "no such key", WRONGTYPE).
+var keyFirst = map[string]string{"LINDEX": "list", "LSET": "list", "GETEX": "string", "BITCOUNT": "string", "INCRBYFLOAT": "string"}
+
 // strictStored are the commands badStoredInteger looks at.
-var strictStored = map[string]bool{"INCR": true, "DECR": true, "INCRBY": true, "DECRBY": true, "HINCRBY": true}
+var strictStored = map[string]bool{"INCR": true, "DECR": true, "INCRBY": true, "DECRBY": true, "HINCRBY": true, "HINCRBYFLOAT": true}
+
+// Redis 7.0's limit on a string (proto-max-bulk-len) and its text.
+const (
+	maxStringLen    = 512 << 20
+	msgStringTooBig = "ERR string exceeds maximum allowed size (proto-max-bulk-len)"
+)
+
+// setrangeGuard answers the SETRANGE calls miniredis gets wrong, as
+// setrangeCommand does, and reports whether it did: an empty value (0 on a
+// missing key, the length of an existing string, creating nothing) and a
+// result beyond 512 MB (miniredis would try to allocate it, or panic when
+// offset + length overflows). The integer checks come first
+// (strictIntegers), miniredis's negative-offset and type checks after.
+func (e *Engine) setrangeGuard(c *server.Peer, cmd string, args []string) bool {
+	if cmd != "SETRANGE" || len(args) != 3 || !isRedisInteger(args[1]) || args[1][0] == '-' {
+		return false
+	}
+	if c != e.inner {
+		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+			return false
+		}
+		e.m.Lock()
+		defer e.m.Unlock()
+	}
+	db := e.store.db(e.cs.selectedDB(c))
+	typ := e.store.typeOf(db, args[0])
+	if typ != "" && typ != "string" {
+		return false // miniredis's WRONGTYPE
+	}
+	w := respWriter{resp3: c.Resp3}
+	switch offset, _ := strconv.ParseInt(args[1], 10, 64); {
+	case args[2] == "" && typ == "":
+		w.integer(0)
+	case args[2] == "":
+		w.integer(int64(len(e.store.value(db, args[0], "string").String())))
+	case offset > maxStringLen-int64(len(args[2])):
+		w.errorReply(msgStringTooBig)
+	default:
+		return false
+	}
+	c.WriteRaw(string(w.buf))
+	return true
+}
+
+// msgScoreNaN is Redis 7.0's text for a score that would become NaN.
+const msgScoreNaN = "ERR resulting score is not a number (NaN)"
+
+// zsetGuard answers what miniredis gets wrong about sorted sets, as Redis
+// does, and reports whether it did: ZPOPMIN and ZPOPMAX with a count of 0
+// (an empty array, before the key is looked at; miniredis pops), and a
+// ZINCRBY or ZADD INCR whose score would become NaN (an infinity plus its
+// opposite; miniredis stores the NaN).
+func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
+	var member, incr string
+	switch {
+	case (cmd == "ZPOPMIN" || cmd == "ZPOPMAX") && len(args) == 2 && args[1] == "0":
+	case cmd == "ZINCRBY" && len(args) == 3:
+		incr, member = args[1], args[2]
+	case cmd == "ZADD" && len(args) >= 4:
+		incrFlag := false
+		for _, a := range args[1 : len(args)-2] {
+			incrFlag = incrFlag || strings.EqualFold(a, "INCR")
+		}
+		if !incrFlag {
+			return false
+		}
+		incr, member = args[len(args)-2], args[len(args)-1]
+	default:
+		return false
+	}
+	if c != e.inner {
+		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+			return false
+		}
+		e.m.Lock()
+		defer e.m.Unlock()
+	}
+	w := respWriter{resp3: c.Resp3}
+	db := e.store.db(e.cs.selectedDB(c))
+	if incr == "" {
+		if typ := e.store.typeOf(db, args[0]); typ != "" && typ != "zset" {
+			return false // miniredis's WRONGTYPE
+		}
+		w.array(0)
+		c.WriteRaw(string(w.buf))
+		return true
+	}
+	by, err := strconv.ParseFloat(incr, 64)
+	if err != nil || !math.IsInf(by, 0) {
+		return false
+	}
+	if e.store.typeOf(db, args[0]) != "zset" {
+		return false
+	}
+	score := e.store.value(db, args[0], "zset").MapIndex(reflect.ValueOf(member))
+	if !score.IsValid() || !math.IsNaN(score.Float()+by) {
+		return false
+	}
+	w.errorReply(msgScoreNaN)
+	c.WriteRaw(string(w.buf))
+	return true
+}
+
+// getrangeGuard answers GETRANGE of two negative indexes in the wrong
+// order with an empty string, as Redis does once it has found a string
+// there (or none), and reports whether it did; miniredis counts them from
+// the end first and may answer with a character.
+func (e *Engine) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
+	if cmd != "GETRANGE" || len(args) != 3 {
+		return false
+	}
+	start, err1 := strconv.ParseInt(args[1], 10, 64)
+	end, err2 := strconv.ParseInt(args[2], 10, 64)
+	if err1 != nil || err2 != nil || !(start < 0 && end < 0 && start > end) {
+		return false
+	}
+	if c != e.inner {
+		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+			return false
+		}
+		e.m.Lock()
+		defer e.m.Unlock()
+	}
+	if typ := e.store.typeOf(e.store.db(e.cs.selectedDB(c)), args[0]); typ != "" && typ != "string" {
+		return false // miniredis's WRONGTYPE
+	}
+	w := respWriter{resp3: c.Resp3}
+	w.bulk("")
+	c.WriteRaw(string(w.buf))
+	return true
+}
