@@ -24,6 +24,7 @@ const (
 	msgBitOffset      = "ERR bit offset is not an integer or out of range"
 	msgNoSuchKey      = "ERR no such key"
 	msgHashNotFloat   = "ERR hash value is not a float"
+	msgOverflow       = "ERR increment or decrement would overflow"
 	msgWrongType      = "WRONGTYPE Operation against a key holding the wrong kind of value"
 )
 
@@ -285,8 +286,18 @@ func (e *Engine) badStoredInteger(c *server.Peer, cmd string, args []string) str
 		if len(args) < 2 || e.store.typeOf(db, args[0]) != "hash" {
 			return ""
 		}
-		if v := e.store.value(db, args[0], "hash").MapIndex(reflect.ValueOf(args[1])); v.IsValid() && !isRedisInteger(v.String()) {
+		v := e.store.value(db, args[0], "hash").MapIndex(reflect.ValueOf(args[1]))
+		if !v.IsValid() {
+			return ""
+		}
+		if !isRedisInteger(v.String()) {
 			return msgHashNotInteger
+		}
+		// miniredis wraps around where Redis refuses.
+		old, _ := strconv.ParseInt(v.String(), 10, 64)
+		by, err := strconv.ParseInt(args[2], 10, 64)
+		if err == nil && (by < 0 && old < 0 && by < math.MinInt64-old || by > 0 && old > 0 && by > math.MaxInt64-old) {
+			return msgOverflow
 		}
 	case "HINCRBYFLOAT":
 		db := e.store.db(e.cs.selectedDB(c))
