@@ -488,3 +488,70 @@ func (e *Engine) ttlRounded(c *server.Peer, cmd string, args []string) bool {
 	c.WriteRaw(string(w.buf))
 	return true
 }
+
+// storeDropsEmpty runs a client's SUNIONSTORE, SINTERSTORE, ZUNIONSTORE
+// and the like on the engine's own connection and deletes a destination
+// left empty, as Redis does and as redis.call does for scripts (call.go),
+// and reports whether it did; in MULTI it queues that for EXEC. An arity
+// error, a subscribed or unauthenticated connection are miniredis's.
+func (e *Engine) storeDropsEmpty(c *server.Peer, cmd string, args []string) bool {
+	lower := strings.ToLower(cmd)
+	if c == e.inner || !emptyingStores[lower] || len(args) == 0 {
+		return false
+	}
+	if e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+		return false
+	}
+	if info := commandIndex[lower]; info == nil || !info.ArityOK(len(args)+1) {
+		return false
+	}
+	full := append([]string{cmd}, args...)
+	run := func(p *server.Peer) {
+		e.cs.prepareNested(e.inner, e.cs.selectedDB(p), "")
+		p.WriteRaw(string(e.dispatchInner(full, p.Resp3)))
+		e.dropEmpty(args[0])
+	}
+	if e.cs.inMulti(c) {
+		e.cs.queue(c, run)
+		c.WriteInline("QUEUED")
+		return true
+	}
+	e.m.Lock()
+	defer e.m.Unlock()
+	run(c)
+	return true
+}
+
+// storeSourcesTyped answers WRONGTYPE, as Redis does, when a source of
+// SUNIONSTORE, SINTERSTORE, SDIFFSTORE (sets) or ZUNIONSTORE, ZINTERSTORE
+// (sets and sorted sets) holds another type, and reports whether it did:
+// miniredis deletes the destination before it looks at the sources.
+func (e *Engine) storeSourcesTyped(c *server.Peer, cmd string, args []string) bool {
+	lower := strings.ToLower(cmd)
+	if !emptyingStores[lower] || len(args) < 2 {
+		return false
+	}
+	sources, zset := args[1:], strings.HasPrefix(lower, "z")
+	if zset {
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 1 || 2+n > len(args) {
+			return false // miniredis's argument errors
+		}
+		sources = args[2 : 2+n]
+	}
+	if c != e.inner {
+		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+			return false
+		}
+		e.m.Lock()
+		defer e.m.Unlock()
+	}
+	db := e.store.db(e.cs.selectedDB(c))
+	for _, k := range sources {
+		if typ := e.store.typeOf(db, k); typ != "" && typ != "set" && !(zset && typ == "zset") {
+			writeError(c, msgWrongType)
+			return true
+		}
+	}
+	return false
+}

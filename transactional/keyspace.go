@@ -195,8 +195,10 @@ func (s *store) put(db reflect.Value, key, typ string, v reflect.Value, at time.
 
 // emptyingStores are the commands after which miniredis may leave an
 // empty set or sorted set at the destination, where Redis deletes the key
-// (no Redis key ever holds an empty aggregate).
-var emptyingStores = map[string]bool{"sunionstore": true, "sinterstore": true, "sdiffstore": true, "zunionstore": true, "zinterstore": true}
+// (no Redis key ever holds an empty aggregate). miniredis may even store
+// it as a nil map, which the next SADD to it panics on.
+var emptyingStores = map[string]bool{"sunionstore": true, "sinterstore": true, "sdiffstore": true,
+	"zunionstore": true, "zinterstore": true, "zdiffstore": true, "zrangestore": true}
 
 // dropEmpty deletes key from the script's database if it holds an empty
 // set or sorted set.

@@ -22,6 +22,9 @@ const (
 	msgNotPositive    = "ERR value is out of range, must be positive"
 	msgHashNotInteger = "ERR hash value is not an integer"
 	msgBitOffset      = "ERR bit offset is not an integer or out of range"
+	msgBitArgument    = "ERR The bit argument must be 1 or 0."
+	msgMaxlenNegative = "ERR The MAXLEN argument must be >= 0."
+	msgBitValue       = "ERR bit is not an integer or out of range"
 	msgNoSuchKey      = "ERR no such key"
 	msgHashNotFloat   = "ERR hash value is not a float"
 	msgOverflow       = "ERR increment or decrement would overflow"
@@ -109,8 +112,35 @@ func badInteger(cmd string, args []string) string {
 		return ""
 	}
 	switch cmd {
-	case "INCRBY", "DECRBY", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "SETRANGE", "LINDEX", "LSET", "LREM":
+	case "INCRBY", "DECRBY", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "SETRANGE", "LINDEX", "LSET", "LREM", "SETEX", "PSETEX":
 		return check(msgNotInteger, 1)
+	case "XADD", "XTRIM":
+		if msg := after(1, msgNotInteger, "MAXLEN", "LIMIT"); msg != "" {
+			return msg
+		}
+		for i := 1; i+1 < len(args); i++ {
+			if strings.EqualFold(args[i], "MAXLEN") {
+				v := args[i+1]
+				if (v == "=" || v == "~") && i+2 < len(args) {
+					v = args[i+2]
+				}
+				if !isRedisInteger(v) && v != "=" && v != "~" {
+					return msgNotInteger
+				}
+				if strings.HasPrefix(v, "-") {
+					return msgMaxlenNegative
+				}
+			}
+		}
+	case "XRANGE", "XREVRANGE":
+		return after(3, msgNotInteger, "COUNT")
+	case "BITPOS":
+		if len(args) >= 2 && args[1] != "0" && args[1] != "1" {
+			if !isRedisInteger(args[1]) {
+				return msgNotInteger
+			}
+			return msgBitArgument
+		}
 	case "HINCRBY":
 		return check(msgNotInteger, 2)
 	case "GETRANGE", "SUBSTR", "LRANGE", "LTRIM", "ZREMRANGEBYRANK", "ZREVRANGE":
@@ -120,7 +150,16 @@ func badInteger(cmd string, args []string) string {
 			return check(msgNotInteger, 1, 2)
 		}
 	case "GETBIT", "SETBIT":
-		return check(msgBitOffset, 1)
+		// A bit offset is below 2^32 (512 MB of string); beyond, miniredis
+		// would allocate the string, or panic.
+		if len(args) >= 2 {
+			if n, err := strconv.ParseUint(args[1], 10, 64); !isRedisInteger(args[1]) || err != nil || n >= 1<<32 {
+				return msgBitOffset
+			}
+		}
+		if cmd == "SETBIT" && len(args) == 3 && args[2] != "0" && args[2] != "1" {
+			return msgBitValue
+		}
 	case "LPOP", "RPOP", "SPOP":
 		if len(args) == 2 && (!isRedisInteger(args[1]) || args[1][0] == '-') {
 			return msgNotPositive
@@ -232,12 +271,12 @@ func badNumber(cmd string, args []string) string {
 		if len(args) == 2 && args[1] == "-9223372036854775808" {
 			return msgDecrOverflow
 		}
-	case "LREM":
-		// Redis negates a negative count to remove from the tail, and
-		// the smallest integer stays negative: every match goes, as with
-		// a count of 0, where miniredis's negation overflows to none.
-		if len(args) == 3 && args[1] == "-9223372036854775808" {
-			args[1] = "0"
+	case "SETEX", "PSETEX":
+		if len(args) == 3 {
+			if n, err := strconv.ParseInt(args[1], 10, 64); err == nil && n <= 0 {
+				return fmt.Sprintf(msgInvalidExpireIn, strings.ToLower(cmd))
+			}
+			return expire(args[1], cmd == "SETEX", strings.ToLower(cmd))
 		}
 	case "EXPIRE", "PEXPIRE":
 		if len(args) >= 2 {
@@ -483,12 +522,12 @@ func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	return true
 }
 
-// getrangeGuard answers GETRANGE of two negative indexes in the wrong
-// order with an empty string, as Redis does once it has found a string
-// there (or none), and reports whether it did; miniredis counts them from
-// the end first and may answer with a character.
+// getrangeGuard answers GETRANGE and BITCOUNT of two negative indexes in
+// the wrong order with an empty string and 0, as Redis does once it has
+// found a string there (or none), and reports whether it did; miniredis
+// clamps them first and may answer with a character or its bits.
 func (e *Engine) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
-	if cmd != "GETRANGE" || len(args) != 3 {
+	if !(cmd == "GETRANGE" && len(args) == 3 || cmd == "BITCOUNT" && (len(args) == 3 || len(args) == 4)) {
 		return false
 	}
 	start, err1 := strconv.ParseInt(args[1], 10, 64)
@@ -507,7 +546,11 @@ func (e *Engine) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
 		return false // miniredis's WRONGTYPE
 	}
 	w := respWriter{resp3: c.Resp3}
-	w.bulk("")
+	if cmd == "BITCOUNT" {
+		w.integer(0)
+	} else {
+		w.bulk("")
+	}
 	c.WriteRaw(string(w.buf))
 	return true
 }

@@ -21,11 +21,17 @@ var (
 // Argument pools: well-formed values and the edges where a parser can
 // differ (signs, leading zeros, spaces, overflow, floats where integers
 // go, infinities). Left out, as the engine's known differences
-// (transactional/doc.go): floats with a leading space or in hex, beyond
-// a double's range, and sums that %.17g prints with more digits than the
-// shortest form. EXPIRE's GT and LT are left out too: they compare with
-// the clock, which moves on the server between two commands and stands
-// still on the engine.
+// (transactional/doc.go): floats with a leading space or in hex, beyond a
+// double's range, and sums that %.17g prints with more digits than the
+// shortest form. INCRBYFLOAT runs on a key of its own, so that INCRBY
+// does not take it beyond 2^53, where Redis's long double and miniredis's
+// arbitrary precision part. Left out too: EXPIRE's GT and LT, which
+// compare with the clock, which moves on the server between two commands
+// and stands still on the engine; the commands miniredis does not have
+// (ZDIFFSTORE, ZRANGESTORE, OBJECT ENCODING, …), which the engine answers
+// as unknown; lexicographic ranges, whose result Redis leaves undefined
+// when scores differ; and for now streams and ZUNIONSTORE's WEIGHTS, where
+// the order of miniredis's checks and its stream ID parsing still differ.
 var (
 	randInts   = []string{"0", "1", "2", "3", "-1", "-2", "10", "100", "01", "+1", "-0", " 1", "1.5", "x", "", "9223372036854775807", "9223372036854775808", "-9223372036854775808"}
 	randFloats = []string{"0", "1", "1.5", "-2.25", "1e3", "inf", "-inf", "+inf", "nan", "x", "0.5", "3.25"}
@@ -42,8 +48,8 @@ var (
 var randomOps = []string{
 	"SET K M", "SET K M EX I", "SET K M PX T", "SET K M NX", "SET K M XX GET", "SET K M KEEPTTL", "GET K", "GETDEL K",
 	"GETEX K PX T", "GETEX K PERSIST", "APPEND K M", "STRLEN K", "INCR K", "DECR K", "INCRBY K I", "DECRBY K I",
-	"INCRBYFLOAT K F", "SETRANGE K I M", "GETRANGE K I I", "SETNX K M", "GETSET K M", "MSET K M K M", "MGET K K",
-	"HSET K M M", "HSET K M M M M", "HGET K M", "HMGET K M M", "HDEL K M", "HINCRBY K M I", "HINCRBYFLOAT K M F",
+	"INCRBYFLOAT {r}f F", "SETRANGE K I M", "GETRANGE K I I", "SETNX K M", "GETSET K M", "MSET K M K M", "MGET K K",
+	"HSET K M M", "HSET K M M M M", "HGET K M", "HMGET K M M", "HDEL K M", "HINCRBY K M I", "HINCRBYFLOAT {r}g M F", "HINCRBYFLOAT K M F",
 	"HEXISTS K M", "HLEN K", "HSETNX K M M", "HSTRLEN K M",
 	"LPUSH K M", "RPUSH K M M", "LPOP K", "RPOP K", "LPOP K I", "RPOP K I", "LRANGE K I I", "LLEN K", "LINDEX K I",
 	"LSET K I M", "LREM K I M", "LTRIM K I I", "LINSERT K BEFORE M M", "LPOS K M", "LPOS K M RANK I", "LMOVE K K LEFT RIGHT",
@@ -53,6 +59,10 @@ var randomOps = []string{
 	"ZMSCORE K M M", "ZRANGE K I I", "ZRANGE K I I WITHSCORES", "ZRANGE K F F BYSCORE", "ZRANGE K F F BYSCORE LIMIT I I",
 	"ZRANGEBYSCORE K F F", "ZREVRANGE K I I", "ZRANK K M", "ZREVRANK K M", "ZREM K M", "ZREMRANGEBYSCORE K F F",
 	"ZREMRANGEBYRANK K I I", "ZCARD K", "ZCOUNT K F F", "ZPOPMIN K", "ZPOPMAX K I",
+	"SETBIT K I I", "GETBIT K I", "BITCOUNT K", "BITCOUNT K I I", "BITPOS K I",
+	"SINTERCARD 2 K K", "SUNIONSTORE K K K", "SINTERSTORE K K K", "SDIFFSTORE K K K",
+	"LINSERT K AFTER M M", "SETEX K I M", "PSETEX K T M", "MSETNX K M K M",
+	"ZUNIONSTORE K 2 K K",
 	"DEL K", "EXISTS K K", "EXPIRE K I", "EXPIRE K I NX", "PEXPIRE K T", "TTL K", "PERSIST K",
 	"TYPE K", "RENAME K K", "COPY K K REPLACE", "UNLINK K",
 }
