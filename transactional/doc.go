@@ -150,6 +150,13 @@
 //   - SETRANGE of an empty value creates nothing, and SETRANGE or SETBIT
 //     beyond 512 MB is refused (miniredis allocated it, or panicked on an
 //     overflowing offset);
+//   - streams: XLEN of another type answers once (miniredis wrote
+//     WRONGTYPE and then a length, two replies to one command, which put
+//     a client connection out of step); XADD and XTRIM refuse an ID that
+//     does not parse before looking at the key, and XADD of 0-0 to a
+//     missing key leaves no empty stream behind; XRANGE and XREVRANGE
+//     with a COUNT of 0 or less answer a null array; XDEL reads an ID
+//     without its sequence number as ms-0;
 //   - TTL rounds to the nearest second; ZPOPMIN and ZPOPMAX with a count
 //     of 0 pop nothing; GETRANGE and BITCOUNT of two negative indexes in
 //     the wrong order are empty; LMOVE and RPOPLPUSH of a one-element list
@@ -163,10 +170,10 @@
 // 7.0 prints scores with %.17g, 1.4999999999999999e-07, miniredis the
 // shortest form, 1.5e-7; both read back as the same number);
 // INCRBYFLOAT's long double beyond 2^53; floats written with a leading
-// space or in hex, which strtod reads in score ranges; streams and
-// ZUNIONSTORE's WEIGHTS, where miniredis checks arguments, key and type in
-// another order than Redis when more than one is wrong, and other
-// commands in the same way; commands miniredis lacks (ZDIFFSTORE,
+// space or in hex, which strtod reads in score ranges; ZUNIONSTORE's
+// WEIGHTS, where miniredis checks arguments, key and type in another
+// order than Redis when more than one is wrong, and other commands in the
+// same way; commands miniredis lacks (ZDIFFSTORE,
 // ZRANGESTORE, OBJECT ENCODING, …), which are unknown here; and XGROUP
 // CREATE … 0 recording "0" where Redis says 0-0, XINFO GROUPS listing
 // groups in map order, and XPENDING leaving out entries delivered after

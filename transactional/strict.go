@@ -554,3 +554,139 @@ func (e *Engine) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
 	c.WriteRaw(string(w.buf))
 	return true
 }
+
+// Redis 7.0's texts for stream IDs.
+const (
+	msgInvalidStreamID = "ERR Invalid stream ID specified as stream command argument"
+	msgXaddZeroID      = "ERR The ID specified in XADD must be greater than 0-0"
+)
+
+// isStreamID is streamParseID's verdict on s: ms[-seq], each an unsigned
+// 64-bit decimal; with seqStar, seq may be "*".
+func isStreamID(s string, seqStar bool) bool {
+	ms, seq, dash := strings.Cut(s, "-")
+	if _, err := strconv.ParseUint(ms, 10, 64); err != nil || ms == "" || ms[0] == '+' {
+		return false
+	}
+	if !dash {
+		return true
+	}
+	if seqStar && seq == "*" {
+		return true
+	}
+	_, err := strconv.ParseUint(seq, 10, 64)
+	return err == nil && seq != "" && seq[0] != '+'
+}
+
+// streamGuard answers what miniredis gets wrong about streams, as Redis
+// does, and reports whether it did: XRANGE and XREVRANGE with a COUNT of
+// 0 or less, XLEN of another type (miniredis
+// writes WRONGTYPE and then a length, two replies for one command), an
+// XADD or XTRIM whose ID does not parse (Redis refuses it before looking
+// at the key), and an XADD of 0-0 to a missing key (miniredis creates the
+// stream before refusing the ID, and leaves it).
+func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
+	var msg string
+	switch {
+	case (cmd == "XRANGE" || cmd == "XREVRANGE") && len(args) == 5 && strings.EqualFold(args[3], "COUNT"):
+		// A count of 0 or less on a stream: Redis answers a null array,
+		// miniredis returns entries.
+		n, err := strconv.ParseInt(args[4], 10, 64)
+		if err != nil || n > 0 || !isRedisInteger(args[4]) {
+			return false
+		}
+		if c != e.inner {
+			if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+				return false
+			}
+			e.m.Lock()
+			defer e.m.Unlock()
+		}
+		if e.store.typeOf(e.store.db(e.cs.selectedDB(c)), args[0]) != "stream" {
+			return false // miniredis's empty array or WRONGTYPE
+		}
+		w := respWriter{resp3: c.Resp3}
+		w.nullArray()
+		c.WriteRaw(string(w.buf))
+		return true
+	case cmd == "XDEL":
+		// An ID without its sequence number is ms-0 to Redis; miniredis
+		// matches it against nothing.
+		for i := 1; i < len(args); i++ {
+			if !strings.Contains(args[i], "-") && isStreamID(args[i], false) {
+				args[i] += "-0"
+			}
+		}
+		return false
+	case cmd == "XLEN" && len(args) == 1:
+	case cmd == "XADD" || cmd == "XTRIM":
+		for i := 1; i+1 < len(args); i++ {
+			if strings.EqualFold(args[i], "MINID") {
+				v := args[i+1]
+				if (v == "=" || v == "~") && i+2 < len(args) {
+					v = args[i+2]
+				}
+				if !isStreamID(v, false) {
+					msg = msgInvalidStreamID
+				}
+			}
+		}
+		if cmd == "XADD" && msg == "" {
+			id := xaddID(args)
+			switch {
+			case id == "":
+				return false
+			case id != "*" && !isStreamID(id, true):
+				msg = msgInvalidStreamID
+			case id == "0-0" || id == "0":
+				msg = msgXaddZeroID
+			default:
+				return false
+			}
+		}
+		if msg == "" {
+			return false
+		}
+	default:
+		return false
+	}
+	if c != e.inner {
+		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+			return false
+		}
+		e.m.Lock()
+		defer e.m.Unlock()
+	}
+	if cmd == "XLEN" {
+		if typ := e.store.typeOf(e.store.db(e.cs.selectedDB(c)), args[0]); typ == "" || typ == "stream" {
+			return false
+		}
+		msg = msgWrongType
+	}
+	writeError(c, msg)
+	return true
+}
+
+// xaddID is the ID argument of XADD key [NOMKSTREAM] [MAXLEN|MINID [=|~]
+// threshold [LIMIT count]] id field value …, or "" when the options do not
+// parse (miniredis's error then).
+func xaddID(args []string) string {
+	i := 1
+	for i < len(args) {
+		switch strings.ToUpper(args[i]) {
+		case "NOMKSTREAM":
+			i++
+		case "MAXLEN", "MINID":
+			i++
+			if i < len(args) && (args[i] == "=" || args[i] == "~") {
+				i++
+			}
+			i++
+		case "LIMIT":
+			i += 2
+		default:
+			return args[i]
+		}
+	}
+	return ""
+}

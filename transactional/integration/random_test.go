@@ -30,19 +30,20 @@ var (
 // and stands still on the engine; the commands miniredis does not have
 // (ZDIFFSTORE, ZRANGESTORE, OBJECT ENCODING, …), which the engine answers
 // as unknown; lexicographic ranges, whose result Redis leaves undefined
-// when scores differ; and for now streams and ZUNIONSTORE's WEIGHTS, where
-// the order of miniredis's checks and its stream ID parsing still differ.
+// when scores differ; and for now ZUNIONSTORE's WEIGHTS, whose checks
+// miniredis makes in another order, and stream consumer groups.
 var (
 	randInts   = []string{"0", "1", "2", "3", "-1", "-2", "10", "100", "01", "+1", "-0", " 1", "1.5", "x", "", "9223372036854775807", "9223372036854775808", "-9223372036854775808"}
 	randFloats = []string{"0", "1", "1.5", "-2.25", "1e3", "inf", "-inf", "+inf", "nan", "x", "0.5", "3.25"}
 	randMember = []string{"a", "b", "c", "1", "2", ""}
+	randIDs    = []string{"1-1", "1-2", "2-0", "0-1", "1", "3-0", "1-01", "x", "0-0", "18446744073709551615-1"}
 	randKeys   = []string{"{r}s", "{r}h", "{r}l", "{r}z", "{r}x"}
 )
 
 // randomOps are command templates: K a key, I an integer, T an integer
 // of milliseconds (I with five zeros: an expiry that does not pass while
 // a sequence runs on the server's clock), F a float, M a member or field
-// or value. Commands whose reply depends on chance or on
+// or value, S a stream ID (explicit: "*" would take the clock's). Commands whose reply depends on chance or on
 // iteration order (SPOP, SRANDMEMBER, SMEMBERS, HGETALL, …) are left out;
 // the keyspace comparison sorts sets and hashes.
 var randomOps = []string{
@@ -63,6 +64,8 @@ var randomOps = []string{
 	"SINTERCARD 2 K K", "SUNIONSTORE K K K", "SINTERSTORE K K K", "SDIFFSTORE K K K",
 	"LINSERT K AFTER M M", "SETEX K I M", "PSETEX K T M", "MSETNX K M K M",
 	"ZUNIONSTORE K 2 K K",
+	"XADD K S M M", "XADD K MAXLEN I S M M", "XLEN K", "XRANGE K - +", "XRANGE K S +", "XREVRANGE K + - COUNT I", "XDEL K S",
+	"XTRIM K MAXLEN I", "XTRIM K MINID S",
 	"DEL K", "EXISTS K K", "EXPIRE K I", "EXPIRE K I NX", "PEXPIRE K T", "TTL K", "PERSIST K",
 	"TYPE K", "RENAME K K", "COPY K K REPLACE", "UNLINK K",
 }
@@ -82,6 +85,8 @@ func randomCommand(r *rand.Rand) []string {
 			f[i] = randFloats[r.Intn(len(randFloats))]
 		case "M":
 			f[i] = randMember[r.Intn(len(randMember))]
+		case "S":
+			f[i] = randIDs[r.Intn(len(randIDs))]
 		}
 	}
 	return f
