@@ -173,7 +173,10 @@
 // space or in hex, which strtod reads in score ranges; ZUNIONSTORE's
 // WEIGHTS, where miniredis checks arguments, key and type in another
 // order than Redis when more than one is wrong, and other commands in the
-// same way; commands miniredis lacks (ZDIFFSTORE,
+// same way; RESP3's pairs (ZRANGE … WITHSCORES, ZPOPMIN with a count:
+// Redis answers an array of [member, score] pairs, miniredis one flat
+// array), from a client speaking RESP3 and from a script after
+// redis.setresp(3); commands miniredis lacks (ZDIFFSTORE,
 // ZRANGESTORE, OBJECT ENCODING, …), which are unknown here; and XGROUP
 // CREATE … 0 recording "0" where Redis says 0-0, XINFO GROUPS listing
 // groups in map order, and XPENDING leaving out entries delivered after
