@@ -524,8 +524,9 @@ func (e *Engine) storeDropsEmpty(c *server.Peer, cmd string, args []string) bool
 
 // storeSourcesTyped answers WRONGTYPE, as Redis does, when a source of
 // SUNIONSTORE, SINTERSTORE, SDIFFSTORE (sets) or ZUNIONSTORE, ZINTERSTORE
-// (sets and sorted sets) holds another type, and reports whether it did:
-// miniredis deletes the destination before it looks at the sources.
+// (sets and sorted sets) holds another type, or a weight is not a float
+// (NaN included), and reports whether it did: miniredis deletes the
+// destination before it looks at the sources, and takes NaN weights.
 func (e *Engine) storeSourcesTyped(c *server.Peer, cmd string, args []string) bool {
 	lower := strings.ToLower(cmd)
 	if !emptyingStores[lower] || len(args) < 2 {
@@ -551,6 +552,18 @@ func (e *Engine) storeSourcesTyped(c *server.Peer, cmd string, args []string) bo
 		if typ := e.store.typeOf(db, k); typ != "" && typ != "set" && !(zset && typ == "zset") {
 			writeError(c, msgWrongType)
 			return true
+		}
+	}
+	// Then the weights, which miniredis takes as NaN.
+	if zset {
+		rest := args[2+len(sources):]
+		if len(rest) > len(sources) && strings.EqualFold(rest[0], "WEIGHTS") {
+			for _, w := range rest[1 : 1+len(sources)] {
+				if !isRedisFloat(w) {
+					writeError(c, msgWeightNotFloat)
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -25,6 +25,7 @@ const (
 	msgBitArgument    = "ERR The bit argument must be 1 or 0."
 	msgMaxlenNegative = "ERR The MAXLEN argument must be >= 0."
 	msgBitValue       = "ERR bit is not an integer or out of range"
+	msgWeightNotFloat = "ERR weight value is not a float"
 	msgNoSuchKey      = "ERR no such key"
 	msgHashNotFloat   = "ERR hash value is not a float"
 	msgOverflow       = "ERR increment or decrement would overflow"
@@ -270,6 +271,13 @@ func badNumber(cmd string, args []string) string {
 	case "DECRBY":
 		if len(args) == 2 && args[1] == "-9223372036854775808" {
 			return msgDecrOverflow
+		}
+	case "LREM":
+		// Redis negates a negative count to remove from the tail, and
+		// the smallest integer stays negative: every match goes, as with
+		// a count of 0, where miniredis's negation overflows to none.
+		if len(args) == 3 && args[1] == "-9223372036854775808" {
+			args[1] = "0"
 		}
 	case "SETEX", "PSETEX":
 		if len(args) == 3 {

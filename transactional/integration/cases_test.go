@@ -394,6 +394,24 @@ var cases = []tcase{
 	{name: "int/strict-stored", setup: [][]string{{"SET", "t", "01"}, {"SET", "p", "+1"}, {"SET", "m", "-0"}, {"HSET", "h", "n", "01", "o", "7"}},
 		cmds: [][]string{cmd("INCR", "t"), cmd("DECR", "p"), cmd("INCRBY", "m", "1"), cmd("DECRBY", "t", "1"), cmd("HINCRBY", "h", "n", "1"), cmd("HINCRBY", "h", "o", "1"),
 			ev("return {redis.pcall('INCR', KEYS[1]), redis.pcall('HINCRBY', KEYS[2], 'n', 1), redis.pcall('HINCRBY', KEYS[2], 'o', 1)}", 2, "t", "h")}},
+	// What used to crash the engine or put a connection out of step: an
+	// empty *STORE result kept as a nil set, SETBIT/SETRANGE beyond 512 MB,
+	// XLEN of another type (two replies); and the checks around them.
+	{name: "crash/empty-store-then-add", setup: [][]string{{"SADD", "d", "old"}, {"SET", "s", "x"}},
+		cmds: [][]string{cmd("SINTERSTORE", "d", "a", "b"), cmd("TYPE", "d"), cmd("SADD", "d", "v"), cmd("ZUNIONSTORE", "z", "1", "none"),
+			cmd("ZADD", "z", "1", "m"), cmd("SUNIONSTORE", "d", "s"), cmd("SMEMBERS", "d"), cmd("ZINTERSTORE", "z", "2", "z", "s"),
+			cmd("ZINTERSTORE", "z", "1", "z", "WEIGHTS", "nan"), cmd("ZRANGE", "z", "0", "-1", "WITHSCORES"),
+			ev("return {redis.pcall('SDIFFSTORE', KEYS[1], 'x', 'y'), redis.pcall('SADD', KEYS[1], 'w'), redis.pcall('SMEMBERS', KEYS[1])}", 1, "e")}},
+	{name: "crash/huge-offsets", setup: [][]string{{"SET", "k", "v"}},
+		cmds: [][]string{cmd("SETBIT", "k", "9223372036854775807", "1"), cmd("SETBIT", "k", "4294967296", "1"), cmd("GETBIT", "k", "4294967296"),
+			cmd("SETRANGE", "k", "9223372036854775807", "x"), cmd("SETRANGE", "k", "536870912", "x"), cmd("SETRANGE", "n", "5", ""),
+			cmd("SETRANGE", "k", "5", ""), cmd("SETBIT", "k", "1", "+1"), cmd("GET", "k"), cmd("EXISTS", "n")}},
+	{name: "crash/xlen-of-another-type", setup: [][]string{{"SET", "k", "v"}, {"XADD", "x", "1-1", "f", "v"}},
+		cmds: [][]string{cmd("XLEN", "k"), cmd("PING"), cmd("XLEN", "x"), cmd("XADD", "n", "0-0", "f", "v"), cmd("EXISTS", "n"),
+			cmd("XADD", "k", "x", "f", "v"), cmd("XTRIM", "k", "MINID", "x"),
+			ev("return {redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 0) == false, #redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 0)}", 2, "x", "none"),
+			cmd("XDEL", "x", "1"), cmd("XLEN", "x")}},
+
 	// TTL rounds to the nearest second, as Redis does; miniredis truncates.
 	{name: "ttl/rounds", setup: [][]string{{"SET", "k", "v", "PX", "10700"}, {"SET", "j", "v", "PX", "300"}, {"SET", "p", "v"}},
 		cmds: [][]string{cmd("TTL", "k"), cmd("TTL", "j"), cmd("TTL", "p"), cmd("TTL", "none"),

@@ -30,8 +30,8 @@ var (
 // and stands still on the engine; the commands miniredis does not have
 // (ZDIFFSTORE, ZRANGESTORE, OBJECT ENCODING, …), which the engine answers
 // as unknown; lexicographic ranges, whose result Redis leaves undefined
-// when scores differ; and for now ZUNIONSTORE's WEIGHTS, whose checks
-// miniredis makes in another order, and stream consumer groups.
+// when scores differ; and for now WEIGHTS, whose products with infinities
+// miniredis aggregates otherwise, and stream consumer groups.
 var (
 	randInts   = []string{"0", "1", "2", "3", "-1", "-2", "10", "100", "01", "+1", "-0", " 1", "1.5", "x", "", "9223372036854775807", "9223372036854775808", "-9223372036854775808"}
 	randFloats = []string{"0", "1", "1.5", "-2.25", "1e3", "inf", "-inf", "+inf", "nan", "x", "0.5", "3.25"}
