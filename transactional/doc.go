@@ -143,7 +143,8 @@
 //     GETEX, BITCOUNT, INCRBYFLOAT) answer a missing key or another type
 //     first, and GETEX no longer sets the expiry of a key it refuses;
 //   - SUNIONSTORE, SINTERSTORE, SDIFFSTORE, ZUNIONSTORE and ZINTERSTORE
-//     refuse a source of another type before touching the destination,
+//     refuse a source of another type (then a weight that is not a float)
+//     before touching the destination,
 //     and delete a destination left empty, from a script and from a
 //     client (miniredis kept an empty set as a nil map, which the next
 //     SADD to it panicked on, taking `scriptgen serve` down);
@@ -170,10 +171,10 @@
 // 7.0 prints scores with %.17g, 1.4999999999999999e-07, miniredis the
 // shortest form, 1.5e-7; both read back as the same number);
 // INCRBYFLOAT's long double beyond 2^53; floats written with a leading
-// space or in hex, which strtod reads in score ranges; ZUNIONSTORE's
-// WEIGHTS, where miniredis checks arguments, key and type in another
-// order than Redis when more than one is wrong, and other commands in the
-// same way; RESP3's pairs (ZRANGE … WITHSCORES, ZPOPMIN with a count:
+// space or in hex, which strtod reads in score ranges; weights times
+// infinite scores, which miniredis aggregates otherwise; the order in
+// which other commands check arguments, key and type when more than one
+// is wrong; RESP3's pairs (ZRANGE … WITHSCORES, ZPOPMIN with a count:
 // Redis answers an array of [member, score] pairs, miniredis one flat
 // array), from a client speaking RESP3 and from a script after
 // redis.setresp(3); commands miniredis lacks (ZDIFFSTORE,
