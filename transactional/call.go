@@ -83,6 +83,9 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	if emptyingStores[name] {
 		s.e.dropEmpty(args[1])
 	}
+	if r.resp3 && pairsReply(strings.ToUpper(name), args[1:]) {
+		raw = regroupPairs(raw)
+	}
 	if v, n, ok := fastReplyToLua(L, raw, r.resp3); ok && n == len(raw) {
 		L.Push(v)
 		return 1

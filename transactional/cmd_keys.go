@@ -1,6 +1,7 @@
 package transactional
 
 import (
+	"bytes"
 	"fmt"
 	"reflect"
 	"sort"
@@ -567,4 +568,91 @@ func (e *Engine) storeSourcesTyped(c *server.Peer, cmd string, args []string) bo
 		}
 	}
 	return false
+}
+
+// pairsReply reports whether Redis 7 answers cmd (args after the name) in
+// RESP3 with an array of [member, score] (or [field, value]) pairs, where
+// miniredis sends one flat array.
+func pairsReply(cmd string, args []string) bool {
+	has := func(tok string, from int) bool {
+		for _, a := range args[min(from, len(args)):] {
+			if strings.EqualFold(a, tok) {
+				return true
+			}
+		}
+		return false
+	}
+	switch cmd {
+	case "ZPOPMIN", "ZPOPMAX":
+		return len(args) == 2
+	case "ZRANGE", "ZRANGEBYSCORE", "ZREVRANGE", "ZREVRANGEBYSCORE":
+		return has("WITHSCORES", 3)
+	case "ZUNION", "ZINTER", "ZDIFF":
+		return has("WITHSCORES", 2)
+	case "ZRANDMEMBER":
+		return len(args) >= 3 && has("WITHSCORES", 2)
+	case "HRANDFIELD":
+		return len(args) >= 3 && has("WITHVALUES", 2)
+	}
+	return false
+}
+
+// regroupPairs turns a RESP3 array of 2n replies into n arrays of two; any
+// other reply (an error, a null, an odd count) is returned as it is.
+func regroupPairs(raw []byte) []byte {
+	end := bytes.Index(raw, []byte("\r\n"))
+	if len(raw) == 0 || raw[0] != '*' || end < 0 {
+		return raw
+	}
+	n, err := strconv.Atoi(string(raw[1:end]))
+	if err != nil || n <= 0 || n%2 != 0 {
+		return raw
+	}
+	out := make([]byte, 0, len(raw)+4*n)
+	out = append(out, '*')
+	out = strconv.AppendInt(out, int64(n/2), 10)
+	out = append(out, '\r', '\n')
+	pos := end + 2
+	for k := 0; k < n; k++ {
+		_, m, err := parseReply(raw[pos:])
+		if err != nil {
+			return raw
+		}
+		if k%2 == 0 {
+			out = append(out, "*2\r\n"...)
+		}
+		out = append(out, raw[pos:pos+m]...)
+		pos += m
+	}
+	return out
+}
+
+// pairsGuard answers a RESP3 client's command whose reply Redis groups in
+// pairs (pairsReply), running it on the engine's own connection and
+// regrouping the reply, and reports whether it did; in MULTI it queues
+// that for EXEC. Scripts get the same in redis.call (call.go).
+func (e *Engine) pairsGuard(c *server.Peer, cmd string, args []string) bool {
+	if c == e.inner || !c.Resp3 || !pairsReply(cmd, args) {
+		return false
+	}
+	if e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+		return false
+	}
+	if info := commandIndex[strings.ToLower(cmd)]; info == nil || !info.ArityOK(len(args)+1) {
+		return false
+	}
+	full := append([]string{cmd}, args...)
+	run := func(p *server.Peer) {
+		e.cs.prepareNested(e.inner, e.cs.selectedDB(p), "")
+		p.WriteRaw(string(regroupPairs(e.dispatchInner(full, true))))
+	}
+	if e.cs.inMulti(c) {
+		e.cs.queue(c, run)
+		c.WriteInline("QUEUED")
+		return true
+	}
+	e.m.Lock()
+	defer e.m.Unlock()
+	run(c)
+	return true
 }

@@ -48,7 +48,8 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 func (e *Engine) redisWay(c *server.Peer, cmd string, args []string) bool {
 	return e.strictIntegers(c, cmd, args) || e.setrangeGuard(c, cmd, args) || e.zsetGuard(c, cmd, args) ||
 		e.getrangeGuard(c, cmd, args) || e.moveInPlace(c, cmd, args) || e.ttlRounded(c, cmd, args) ||
-		e.storeSourcesTyped(c, cmd, args) || e.storeDropsEmpty(c, cmd, args) || e.streamGuard(c, cmd, args)
+		e.storeSourcesTyped(c, cmd, args) || e.storeDropsEmpty(c, cmd, args) || e.streamGuard(c, cmd, args) ||
+		e.pairsGuard(c, cmd, args)
 }
 
 // whileBusy answers commands that arrive while a script runs: SCRIPT KILL
