@@ -158,6 +158,10 @@
 //     missing key leaves no empty stream behind; XRANGE and XREVRANGE
 //     with a COUNT of 0 or less answer a null array; XDEL reads an ID
 //     without its sequence number as ms-0;
+//   - in RESP3, replies of pairs come as Redis groups them (ZRANGE …
+//     WITHSCORES, ZPOPMIN with a count, ZRANDMEMBER, HRANDFIELD, ZUNION:
+//     an array of [member, score]; miniredis sends one flat array), to a
+//     client and to a script after redis.setresp(3);
 //   - TTL rounds to the nearest second; ZPOPMIN and ZPOPMAX with a count
 //     of 0 pop nothing; GETRANGE and BITCOUNT of two negative indexes in
 //     the wrong order are empty; LMOVE and RPOPLPUSH of a one-element list
@@ -166,19 +170,16 @@
 //
 // TestRandomCommands (package integration) sends random sequences of some
 // 100 command forms with such edge arguments to a redis-server and to the
-// engine, directly and through redis.pcall, and compares every reply and
-// the keyspace. Known to remain: a double's digits in RESP2 replies (Redis
+// engine, directly and through redis.pcall, in RESP2 and RESP3, and
+// compares every reply and the keyspace. Known to remain: a double's digits in RESP2 replies (Redis
 // 7.0 prints scores with %.17g, 1.4999999999999999e-07, miniredis the
 // shortest form, 1.5e-7; both read back as the same number);
 // INCRBYFLOAT's long double beyond 2^53; floats written with a leading
 // space or in hex, which strtod reads in score ranges; weights times
 // infinite scores, which miniredis aggregates otherwise; the order in
 // which other commands check arguments, key and type when more than one
-// is wrong; RESP3's pairs (ZRANGE … WITHSCORES, ZPOPMIN with a count:
-// Redis answers an array of [member, score] pairs, miniredis one flat
-// array), from a client speaking RESP3 and from a script after
-// redis.setresp(3); commands miniredis lacks (ZDIFFSTORE,
-// ZRANGESTORE, OBJECT ENCODING, …), which are unknown here; and XGROUP
+// is wrong; commands miniredis lacks (ZDIFFSTORE, ZRANGESTORE, OBJECT
+// ENCODING, …), which are unknown here; and XGROUP
 // CREATE … 0 recording "0" where Redis says 0-0, XINFO GROUPS listing
 // groups in map order, and XPENDING leaving out entries delivered after
 // the engine's clock (a payload from a server whose clock is ahead of the
