@@ -438,13 +438,10 @@ func (e *Engine) moveInPlace(c *server.Peer, cmd string, args []string) bool {
 			}
 		}
 	}
-	if c != e.inner {
-		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
-			return false
-		}
-		e.m.Lock()
-		defer e.m.Unlock()
+	if !e.answerable(c) {
+		return false
 	}
+	defer e.lockClient(c)()
 	db := e.store.db(e.cs.selectedDB(c))
 	if e.store.typeOf(db, args[0]) != "list" {
 		return false
@@ -468,13 +465,10 @@ func (e *Engine) ttlRounded(c *server.Peer, cmd string, args []string) bool {
 	if cmd != "TTL" || len(args) != 1 {
 		return false
 	}
-	if c != e.inner {
-		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
-			return false
-		}
-		e.m.Lock()
-		defer e.m.Unlock()
+	if !e.answerable(c) {
+		return false
 	}
+	defer e.lockClient(c)()
 	db := e.store.db(e.cs.selectedDB(c))
 	ttl := int64(-2)
 	if e.store.typeOf(db, args[0]) != "" {
@@ -512,14 +506,7 @@ func (e *Engine) storeDropsEmpty(c *server.Peer, cmd string, args []string) bool
 		p.WriteRaw(string(e.dispatchInner(full, p.Resp3)))
 		e.dropEmpty(args[0])
 	}
-	if e.cs.inMulti(c) {
-		e.cs.queue(c, run)
-		c.WriteInline("QUEUED")
-		return true
-	}
-	e.m.Lock()
-	defer e.m.Unlock()
-	run(c)
+	e.runNowOrQueued(c, run)
 	return true
 }
 
@@ -541,13 +528,10 @@ func (e *Engine) storeSourcesTyped(c *server.Peer, cmd string, args []string) bo
 		}
 		sources = args[2 : 2+n]
 	}
-	if c != e.inner {
-		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
-			return false
-		}
-		e.m.Lock()
-		defer e.m.Unlock()
+	if !e.answerable(c) {
+		return false
 	}
+	defer e.lockClient(c)()
 	db := e.store.db(e.cs.selectedDB(c))
 	for _, k := range sources {
 		if typ := e.store.typeOf(db, k); typ != "" && typ != "set" && !(zset && typ == "zset") {
@@ -646,13 +630,37 @@ func (e *Engine) pairsGuard(c *server.Peer, cmd string, args []string) bool {
 		e.cs.prepareNested(e.inner, e.cs.selectedDB(p), "")
 		p.WriteRaw(string(regroupPairs(e.dispatchInner(full, true))))
 	}
+	e.runNowOrQueued(c, run)
+	return true
+}
+
+// answerable reports whether the engine may answer c's command itself: a
+// script's own command, or a client's that is not queued for MULTI, nor
+// from a subscribed or not yet authenticated connection (miniredis has
+// the right answer for those).
+func (e *Engine) answerable(c *server.Peer) bool {
+	return c == e.inner || !(e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c))
+}
+
+// lockClient takes miniredis's lock for a client's command and returns
+// its release; a script's own command holds it already.
+func (e *Engine) lockClient(c *server.Peer) func() {
+	if c == e.inner {
+		return func() {}
+	}
+	e.m.Lock()
+	return e.m.Unlock
+}
+
+// runNowOrQueued runs fn for c under miniredis's lock, or, in MULTI,
+// queues it for EXEC (which holds the lock) and answers QUEUED.
+func (e *Engine) runNowOrQueued(c *server.Peer, fn func(*server.Peer)) {
 	if e.cs.inMulti(c) {
-		e.cs.queue(c, run)
+		e.cs.queue(c, fn)
 		c.WriteInline("QUEUED")
-		return true
+		return
 	}
 	e.m.Lock()
 	defer e.m.Unlock()
-	run(c)
-	return true
+	fn(c)
 }

@@ -444,13 +444,10 @@ func (e *Engine) setrangeGuard(c *server.Peer, cmd string, args []string) bool {
 	if cmd != "SETRANGE" || len(args) != 3 || !isRedisInteger(args[1]) || args[1][0] == '-' {
 		return false
 	}
-	if c != e.inner {
-		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
-			return false
-		}
-		e.m.Lock()
-		defer e.m.Unlock()
+	if !e.answerable(c) {
+		return false
 	}
+	defer e.lockClient(c)()
 	db := e.store.db(e.cs.selectedDB(c))
 	typ := e.store.typeOf(db, args[0])
 	if typ != "" && typ != "string" {
@@ -497,13 +494,10 @@ func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	default:
 		return false
 	}
-	if c != e.inner {
-		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
-			return false
-		}
-		e.m.Lock()
-		defer e.m.Unlock()
+	if !e.answerable(c) {
+		return false
 	}
+	defer e.lockClient(c)()
 	w := respWriter{resp3: c.Resp3}
 	db := e.store.db(e.cs.selectedDB(c))
 	if incr == "" {
@@ -543,13 +537,10 @@ func (e *Engine) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
 	if err1 != nil || err2 != nil || !(start < 0 && end < 0 && start > end) {
 		return false
 	}
-	if c != e.inner {
-		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
-			return false
-		}
-		e.m.Lock()
-		defer e.m.Unlock()
+	if !e.answerable(c) {
+		return false
 	}
+	defer e.lockClient(c)()
 	if typ := e.store.typeOf(e.store.db(e.cs.selectedDB(c)), args[0]); typ != "" && typ != "string" {
 		return false // miniredis's WRONGTYPE
 	}
@@ -603,13 +594,10 @@ func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
 		if err != nil || n > 0 || !isRedisInteger(args[4]) {
 			return false
 		}
-		if c != e.inner {
-			if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
-				return false
-			}
-			e.m.Lock()
-			defer e.m.Unlock()
+		if !e.answerable(c) {
+			return false
 		}
+		defer e.lockClient(c)()
 		if e.store.typeOf(e.store.db(e.cs.selectedDB(c)), args[0]) != "stream" {
 			return false // miniredis's empty array or WRONGTYPE
 		}
@@ -658,13 +646,10 @@ func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
 	default:
 		return false
 	}
-	if c != e.inner {
-		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
-			return false
-		}
-		e.m.Lock()
-		defer e.m.Unlock()
+	if !e.answerable(c) {
+		return false
 	}
+	defer e.lockClient(c)()
 	if cmd == "XLEN" {
 		if typ := e.store.typeOf(e.store.db(e.cs.selectedDB(c)), args[0]); typ == "" || typ == "stream" {
 			return false

@@ -8,9 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/scriptgen/scriptgen/internal/redistest"
-	"github.com/scriptgen/scriptgen/transactional"
 )
 
 var (
@@ -100,14 +97,7 @@ func randomCommand(r *rand.Rand) []string {
 // server's wall clock and the engine's virtual one, which stands still,
 // agree on TTL within a sequence.
 func TestRandomCommands(t *testing.T) {
-	srv := redistest.Start(t)
-	e := transactional.New(transactional.WithTimeLimit(2 * time.Second))
-	t.Cleanup(e.Close)
-	addr, err := e.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	real, engine := tcpTarget(t, "redis", srv.Addr), tcpTarget(t, "engine-tcp", addr.String())
+	real, engine, _ := differentialTargets(t)
 	r := rand.New(rand.NewSource(*randomSeed))
 	deadline := time.Now().Add(2 * time.Minute)
 	seen := map[string]bool{} // commands already reported

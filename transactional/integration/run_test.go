@@ -316,7 +316,10 @@ func run(t *testing.T, tg target, c tcase) ([][]byte, string) {
 	return replies, snapshot(t, plain)
 }
 
-func TestDifferential(t *testing.T) {
+// differentialTargets starts a redis-server and an engine serving RESP on
+// loopback, and returns their targets: the server's, the engine's over
+// TCP, and the engine's through Do.
+func differentialTargets(t *testing.T) (real, engineTCP, engineDo target) {
 	srv := redistest.Start(t)
 	e := transactional.New(transactional.WithTimeLimit(2 * time.Second))
 	t.Cleanup(e.Close)
@@ -324,8 +327,12 @@ func TestDifferential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	real := tcpTarget(t, "redis", srv.Addr)
-	others := []target{tcpTarget(t, "engine-tcp", addr.String()), doTarget(e)}
+	return tcpTarget(t, "redis", srv.Addr), tcpTarget(t, "engine-tcp", addr.String()), doTarget(e)
+}
+
+func TestDifferential(t *testing.T) {
+	real, tcp, do := differentialTargets(t)
+	others := []target{tcp, do}
 
 	seen := map[string]bool{}
 	for _, c := range cases {
