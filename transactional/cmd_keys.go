@@ -490,10 +490,10 @@ func (e *Engine) ttlRounded(c *server.Peer, cmd string, args []string) bool {
 // and reports whether it did; in MULTI it queues that for EXEC. An arity
 // error, a subscribed or unauthenticated connection are miniredis's.
 func (e *Engine) storeDropsEmpty(c *server.Peer, cmd string, args []string) bool {
-	lower := strings.ToLower(cmd)
-	if c == e.inner || !emptyingStores[lower] || len(args) == 0 {
+	if c == e.inner || !isEmptyingStore(cmd) || len(args) == 0 {
 		return false
 	}
+	lower := strings.ToLower(cmd)
 	if e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
 		return false
 	}
@@ -516,10 +516,10 @@ func (e *Engine) storeDropsEmpty(c *server.Peer, cmd string, args []string) bool
 // (NaN included), and reports whether it did: miniredis deletes the
 // destination before it looks at the sources, and takes NaN weights.
 func (e *Engine) storeSourcesTyped(c *server.Peer, cmd string, args []string) bool {
-	lower := strings.ToLower(cmd)
-	if !emptyingStores[lower] || len(args) < 2 {
+	if !isEmptyingStore(cmd) || len(args) < 2 {
 		return false
 	}
+	lower := strings.ToLower(cmd)
 	sources, zset := args[1:], strings.HasPrefix(lower, "z")
 	if zset {
 		n, err := strconv.Atoi(args[1])
@@ -663,4 +663,15 @@ func (e *Engine) runNowOrQueued(c *server.Peer, fn func(*server.Peer)) {
 	e.m.Lock()
 	defer e.m.Unlock()
 	fn(c)
+}
+
+// isEmptyingStore is emptyingStores for a command name as miniredis hands
+// it to the hook, in upper case, without lower-casing it (the hook runs
+// for every command a script makes).
+func isEmptyingStore(cmd string) bool {
+	switch cmd {
+	case "SUNIONSTORE", "SINTERSTORE", "SDIFFSTORE", "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE":
+		return true
+	}
+	return false
 }

@@ -219,19 +219,17 @@ func badNumber(cmd string, args []string) string {
 		f, err := strconv.ParseFloat(s, 64)
 		return err == nil && (math.IsNaN(f) || math.IsInf(f, 0))
 	}
-	expire := func(v string, seconds bool, name string) string {
+	// expire checks a relative expiry, which Redis adds to its clock.
+	expire := func(v string, seconds bool, cmd string) string {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
 			return ""
 		}
-		if seconds && (n > math.MaxInt64/1000 || n < math.MinInt64/1000) {
-			return fmt.Sprintf(msgInvalidExpireIn, name)
+		if seconds && (n > math.MaxInt64/1000 || n < math.MinInt64/1000) || !seconds && n > math.MaxInt64-4102444800000 ||
+			seconds && n*1000 > math.MaxInt64-4102444800000 {
+			return fmt.Sprintf(msgInvalidExpireIn, strings.ToLower(cmd))
 		}
-		if seconds {
-			n *= 1000
-		}
-		// Relative expiries are added to the clock, absolute ones are not.
-		return map[bool]string{true: fmt.Sprintf(msgInvalidExpireIn, name), false: ""}[n > math.MaxInt64-4102444800000]
+		return ""
 	}
 	switch cmd {
 	case "ZADD":
@@ -284,11 +282,11 @@ func badNumber(cmd string, args []string) string {
 			if n, err := strconv.ParseInt(args[1], 10, 64); err == nil && n <= 0 {
 				return fmt.Sprintf(msgInvalidExpireIn, strings.ToLower(cmd))
 			}
-			return expire(args[1], cmd == "SETEX", strings.ToLower(cmd))
+			return expire(args[1], cmd == "SETEX", cmd)
 		}
 	case "EXPIRE", "PEXPIRE":
 		if len(args) >= 2 {
-			return expire(args[1], cmd == "EXPIRE", strings.ToLower(cmd))
+			return expire(args[1], cmd == "EXPIRE", cmd)
 		}
 	case "SET", "GETEX":
 		from := map[string]int{"SET": 2, "GETEX": 1}[cmd]
@@ -301,13 +299,12 @@ func badNumber(cmd string, args []string) string {
 			if err != nil {
 				return ""
 			}
-			name := strings.ToLower(cmd)
 			seconds := unit == "EX" || unit == "EXAT"
 			if n <= 0 || seconds && n > math.MaxInt64/1000 {
-				return fmt.Sprintf(msgInvalidExpireIn, name)
+				return fmt.Sprintf(msgInvalidExpireIn, strings.ToLower(cmd))
 			}
 			if unit == "EX" || unit == "PX" {
-				return expire(args[i+1], seconds, name)
+				return expire(args[i+1], seconds, cmd)
 			}
 			return ""
 		}
