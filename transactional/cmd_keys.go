@@ -493,20 +493,29 @@ func (e *Engine) storeDropsEmpty(c *server.Peer, cmd string, args []string) bool
 	if c == e.inner || !isEmptyingStore(cmd) || len(args) == 0 {
 		return false
 	}
-	lower := strings.ToLower(cmd)
+	return e.throughInner(c, cmd, args, func(raw []byte) []byte {
+		e.dropEmpty(args[0])
+		return raw
+	})
+}
+
+// throughInner answers a client's command by running it on the engine's
+// own connection, under miniredis's lock or, in MULTI, queued for EXEC,
+// and has fix mend the keyspace or the reply after miniredis ran it. It
+// reports whether it took the command: a subscribed or unauthenticated
+// connection and a bad arity are left to miniredis.
+func (e *Engine) throughInner(c *server.Peer, cmd string, args []string, fix func(raw []byte) []byte) bool {
 	if e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
 		return false
 	}
-	if info := commandIndex[lower]; info == nil || !info.ArityOK(len(args)+1) {
+	if info := commandIndex[cmd]; info == nil || !info.ArityOK(len(args)+1) {
 		return false
 	}
 	full := append([]string{cmd}, args...)
-	run := func(p *server.Peer) {
+	e.runNowOrQueued(c, func(p *server.Peer) {
 		e.cs.prepareNested(e.inner, e.cs.selectedDB(p), "")
-		p.WriteRaw(string(e.dispatchInner(full, p.Resp3)))
-		e.dropEmpty(args[0])
-	}
-	e.runNowOrQueued(c, run)
+		p.WriteRaw(string(fix(e.dispatchInner(full, p.Resp3))))
+	})
 	return true
 }
 
@@ -519,8 +528,8 @@ func (e *Engine) storeSourcesTyped(c *server.Peer, cmd string, args []string) bo
 	if !isEmptyingStore(cmd) || len(args) < 2 {
 		return false
 	}
-	lower := strings.ToLower(cmd)
-	sources, zset := args[1:], strings.HasPrefix(lower, "z")
+	sources, zset := args[1:], cmd[0] == 'Z'
+
 	if zset {
 		n, err := strconv.Atoi(args[1])
 		if err != nil || n < 1 || 2+n > len(args) {
@@ -619,19 +628,7 @@ func (e *Engine) pairsGuard(c *server.Peer, cmd string, args []string) bool {
 	if c == e.inner || !c.Resp3 || !pairsReply(cmd, args) {
 		return false
 	}
-	if e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
-		return false
-	}
-	if info := commandIndex[strings.ToLower(cmd)]; info == nil || !info.ArityOK(len(args)+1) {
-		return false
-	}
-	full := append([]string{cmd}, args...)
-	run := func(p *server.Peer) {
-		e.cs.prepareNested(e.inner, e.cs.selectedDB(p), "")
-		p.WriteRaw(string(regroupPairs(e.dispatchInner(full, true))))
-	}
-	e.runNowOrQueued(c, run)
-	return true
+	return e.throughInner(c, cmd, args, regroupPairs)
 }
 
 // answerable reports whether the engine may answer c's command itself: a
@@ -666,12 +663,9 @@ func (e *Engine) runNowOrQueued(c *server.Peer, fn func(*server.Peer)) {
 }
 
 // isEmptyingStore is emptyingStores for a command name as miniredis hands
-// it to the hook, in upper case, without lower-casing it (the hook runs
-// for every command a script makes).
+// it to the hook, in upper case: commandIndex gives its lower-case name
+// without lower-casing it (the hook runs for every command a script makes).
 func isEmptyingStore(cmd string) bool {
-	switch cmd {
-	case "SUNIONSTORE", "SINTERSTORE", "SDIFFSTORE", "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE":
-		return true
-	}
-	return false
+	info := commandIndex[cmd]
+	return info != nil && emptyingStores[info.Name]
 }

@@ -289,7 +289,10 @@ func badNumber(cmd string, args []string) string {
 			return expire(args[1], cmd == "EXPIRE", cmd)
 		}
 	case "SET", "GETEX":
-		from := map[string]int{"SET": 2, "GETEX": 1}[cmd]
+		from := 2 // SET key value [options]
+		if cmd == "GETEX" {
+			from = 1
+		}
 		for i := from; i+1 < len(args); i++ {
 			unit := strings.ToUpper(args[i])
 			if unit != "EX" && unit != "PX" && unit != "EXAT" && unit != "PXAT" {
@@ -316,21 +319,25 @@ func badNumber(cmd string, args []string) string {
 // HINCRBY or HINCRBYFLOAT) meets a stored value that is not a number as
 // Redis reads it, or "". The caller holds miniredis's lock.
 func (e *Engine) badStoredInteger(c *server.Peer, cmd string, args []string) string {
+	if !strictStored[cmd] || len(args) == 0 {
+		return ""
+	}
+	db := e.store.db(e.cs.selectedDB(c))
+	typ := e.store.typeOf(db, args[0])
+	// field is the hash field HINCRBY and HINCRBYFLOAT read.
+	field := func() reflect.Value {
+		if typ != "hash" || len(args) < 2 {
+			return reflect.Value{}
+		}
+		return e.store.value(db, args[0], "hash").MapIndex(reflect.ValueOf(args[1]))
+	}
 	switch cmd {
 	case "INCR", "DECR", "INCRBY", "DECRBY":
-		db := e.store.db(e.cs.selectedDB(c))
-		if len(args) == 0 || e.store.typeOf(db, args[0]) != "string" {
-			return ""
-		}
-		if v := e.store.value(db, args[0], "string"); !isRedisInteger(v.String()) {
+		if typ == "string" && !isRedisInteger(e.store.value(db, args[0], "string").String()) {
 			return msgNotInteger
 		}
 	case "HINCRBY":
-		db := e.store.db(e.cs.selectedDB(c))
-		if len(args) < 2 || e.store.typeOf(db, args[0]) != "hash" {
-			return ""
-		}
-		v := e.store.value(db, args[0], "hash").MapIndex(reflect.ValueOf(args[1]))
+		v := field()
 		if !v.IsValid() {
 			return ""
 		}
@@ -344,11 +351,7 @@ func (e *Engine) badStoredInteger(c *server.Peer, cmd string, args []string) str
 			return msgOverflow
 		}
 	case "HINCRBYFLOAT":
-		db := e.store.db(e.cs.selectedDB(c))
-		if len(args) < 2 || e.store.typeOf(db, args[0]) != "hash" {
-			return ""
-		}
-		if v := e.store.value(db, args[0], "hash").MapIndex(reflect.ValueOf(args[1])); v.IsValid() && !isRedisFloat(v.String()) {
+		if v := field(); v.IsValid() && !isRedisFloat(v.String()) {
 			return msgHashNotFloat
 		}
 	}
@@ -367,7 +370,7 @@ func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool 
 	if msg == "" && !strictStored[cmd] && keyFirst[cmd] == "" {
 		return false
 	}
-	if info := commandIndex[strings.ToLower(cmd)]; info == nil || !info.ArityOK(len(args)+1) {
+	if info := commandIndex[cmd]; info == nil || !info.ArityOK(len(args)+1) {
 		return false
 	}
 	typ, keyFirst := keyFirst[cmd]
