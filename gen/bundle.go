@@ -208,7 +208,7 @@ func Bundle(scripts []*script.Script) (map[string][]byte, error) {
 // has Redis flags, the helpers it includes, then its source with the header
 // kept as comments. A transactional script has its helpers and source
 // wrapped in the rollback prelude together, so that writes made by helpers
-// are journaled too.
+// are journaled too, unless it needs no journal (prelude.Needed).
 func (l *Library) EvalSource(s *script.Script) (string, error) {
 	var b strings.Builder
 	if flags := s.RedisFlags(); len(flags) > 0 {
@@ -230,7 +230,10 @@ func (l *Library) EvalSource(s *script.Script) (string, error) {
 		return "", err
 	}
 	code.WriteString(body)
-	if s.Has(script.Transactional) {
+	// A transactional script whose every write is the last thing that can
+	// fail is all-or-nothing as it stands: it runs unwrapped, at Redis's
+	// cost (prelude.Needed).
+	if s.Has(script.Transactional) && prelude.Needed(code.String()) {
 		b.WriteString(prelude.Wrap(code.String()))
 	} else {
 		b.WriteString(code.String())
@@ -339,7 +342,7 @@ func (l *Library) libraryCode() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if s.Has(script.Transactional) {
+		if s.Has(script.Transactional) && prelude.Needed(body) {
 			transactional = true
 			body = prelude.Run(body)
 		}

@@ -2,6 +2,7 @@ package prelude
 
 import (
 	"context"
+	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/scriptgen/scriptgen/internal/redistest"
 )
+
+var alwaysWrap = flag.Bool("prelude.always", false, "BenchmarkServerTime wraps every limiter, also those that need no runtime (Needed)")
 
 // limiterCalls are the library's limiters with arguments that keep them on
 // their writing path (allowed requests), the path the prelude journals.
@@ -41,7 +44,9 @@ var limiterCalls = []struct {
 }
 
 // BenchmarkServerTime measures what the prelude costs Redis: one
-// redis-server runs each limiter as is, a second one runs it wrapped,
+// redis-server runs each limiter as is, a second one runs it as the
+// bundler ships a transactional script (wrapped when Needed says so, or
+// always with -prelude.always),
 // calls alternate between them, and INFO commandstats of each gives the
 // server's own usec_per_call for EVALSHA (and FCALL for the library form),
 // the best of rounds of 100 calls.
@@ -68,7 +73,7 @@ func BenchmarkServerTime(b *testing.B) {
 		for _, mode := range []string{"evalsha", "fcall"} {
 			b.Run(lc.name+"/"+mode, func(b *testing.B) {
 				callPlain := load(b, ctx, plain, mode, body, false)
-				callWrapped := load(b, ctx, wrapped, mode, body, true)
+				callWrapped := load(b, ctx, wrapped, mode, body, *alwaysWrap || Needed(body))
 				// The machine is shared: a round that was preempted only
 				// looks slower, so each server's best round of 100 calls
 				// is its cost.

@@ -1,0 +1,1064 @@
+package prelude
+
+import (
+	"maps"
+	"regexp"
+	"strings"
+
+	"github.com/yuin/gopher-lua/ast"
+	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/scriptgen/scriptgen/internal/commands"
+)
+
+// Needed reports whether code, an EVAL body (helpers included) or the body
+// of a library function, needs the rollback runtime to be all-or-nothing.
+// It does not when every write it can make is the last thing in its run
+// that can fail: a run that raises has then either written nothing yet or
+// failed in that write, and a Redis command that fails changes nothing.
+// gcra (one SET, then a reply built from numbers) and queue (one XADD) are
+// such scripts; they run unwrapped, at Redis's own cost.
+//
+// The answer is a proof on the source, conservative: any doubt, and the
+// runtime is needed. Writes inside a function body or a loop, a command
+// named at run time, `redis` used other than as redis.NAME(...), a global
+// other than Redis's libraries, goto, and the commands the runtime refuses
+// (FLUSHALL … , COPY) all make it needed. After a write, an operation can
+// fail unless its operands' types are known to suit it: a forward pass over
+// the main chunk tracks, for each local, the set of Lua types it may hold,
+// narrowed by the conditions a path passed (`if not n then return end`
+// leaves n a number when n came from tonumber) and by operations that
+// succeeded (after `x < 1`, x is a number), and follows calls into the
+// script's own local functions. A SET NX or XX whose reply is tested by an
+// `if` wrote nothing on the path where the reply is false.
+//
+// Errors a Redis script cannot meet after a write are not considered: a
+// script that has written cannot be killed (SCRIPT KILL refuses it), and a
+// command is not refused for OOM once the script has written.
+func Needed(code string) bool {
+	chunk, err := parse.Parse(strings.NewReader(code), "<script>")
+	if err != nil {
+		return true // Redis will report it; the runtime changes nothing
+	}
+	a := &analyzer{volatile: map[string]bool{}, assigned: map[string]bool{}, writes: map[*ast.FuncCallExpr]bool{}}
+	a.scan(chunk, newNames(nil), nil, false)
+	if a.giveUp {
+		return true
+	}
+	for _, nested := range a.writes {
+		if nested {
+			return true
+		}
+	}
+	if len(a.writes) == 0 {
+		return false
+	}
+	a.refuted = map[*ast.FuncCallExpr]bool{}
+	st := &state{env: map[*local]typ{}, open: map[*ast.FuncCallExpr]bool{}}
+	a.block(chunk, st, &scope{vars: map[string]*local{}})
+	if a.giveUp {
+		return true
+	}
+	return len(a.refuted) > 0
+}
+
+// typ is the set of Lua types a value may have.
+type typ uint16
+
+const (
+	tNil typ = 1 << iota
+	tFalse
+	tTrue
+	tNum
+	tNumStr // a string that converts to a number
+	tStr    // any string
+	tTable
+	tFunc
+	tOther // anything else (userdata of the libraries …)
+
+	tAny   = tNil | tFalse | tTrue | tNum | tNumStr | tStr | tTable | tFunc | tOther
+	tBool  = tFalse | tTrue
+	tFalsy = tNil | tFalse
+	tArith = tNum | tNumStr // arithmetic works
+	tText  = tStr | tNumStr
+)
+
+func (t typ) within(u typ) bool { return t != 0 && t&^u == 0 }
+
+var numeral = regexp.MustCompile(`^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?\s*$`)
+
+// ---------------------------------------------------------------------------
+// The scan: everything but the flow. Resolves names, finds the writes,
+// gives up on what the flow analysis does not model.
+
+// names is a lexical scope of the scan: the names declared in it.
+type names struct {
+	parent *names
+	set    map[string]bool
+}
+
+func newNames(parent *names) *names { return &names{parent: parent, set: map[string]bool{}} }
+
+func (n *names) has(name string) bool {
+	for s := n; s != nil; s = s.parent {
+		if s.set[name] {
+			return true
+		}
+	}
+	return false
+}
+
+type analyzer struct {
+	giveUp   bool
+	volatile map[string]bool // assigned inside a function that does not declare them
+	assigned map[string]bool // assigned by some assignment statement
+	writes   map[*ast.FuncCallExpr]bool
+	refuted  map[*ast.FuncCallExpr]bool // writes something may fail after
+	depth    int
+	frame    *frame // the local function being followed, if any
+}
+
+// globals a script may read: Redis's libraries and builtins.
+var globals = map[string]bool{
+	"redis": true, "KEYS": true, "ARGV": true, "math": true, "string": true, "table": true,
+	"tonumber": true, "tostring": true, "type": true, "unpack": true, "select": true,
+	"ipairs": true, "pairs": true, "next": true, "error": true, "assert": true,
+	"pcall": true, "xpcall": true, "cjson": true, "cmsgpack": true, "bit": true, "struct": true,
+}
+
+// fn is the function the scan is in (nil: the main chunk); declared, the
+// names it declares anywhere inside.
+func (a *analyzer) scan(stmts []ast.Stmt, sc *names, declared map[string]bool, nested bool) {
+	for _, s := range stmts {
+		a.scanStmt(s, sc, declared, nested)
+	}
+}
+
+func (a *analyzer) declare(sc *names, declared map[string]bool, ns ...string) {
+	for _, n := range ns {
+		if n == "redis" || globals[n] && (n == "math" || n == "tonumber" || n == "tostring" || n == "type") {
+			a.giveUp = true // a local that shadows what the flow trusts
+		}
+		sc.set[n] = true
+		if declared != nil {
+			declared[n] = true
+		}
+	}
+}
+
+func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nested bool) {
+	switch s := s.(type) {
+	case *ast.LocalAssignStmt:
+		a.scanExprs(s.Exprs, sc, declared, nested)
+		a.declare(sc, declared, s.Names...)
+	case *ast.AssignStmt:
+		for _, l := range s.Lhs {
+			if id, ok := l.(*ast.IdentExpr); ok {
+				if !sc.has(id.Value) {
+					a.giveUp = true // a global: Redis refuses it
+				}
+				a.assigned[id.Value] = true
+				if declared != nil && !declared[id.Value] {
+					a.volatile[id.Value] = true
+				}
+				continue
+			}
+			a.scanExpr(l, sc, declared, nested)
+		}
+		a.scanExprs(s.Rhs, sc, declared, nested)
+	case *ast.FuncCallStmt:
+		a.scanExpr(s.Expr, sc, declared, nested)
+	case *ast.DoBlockStmt:
+		a.scan(s.Stmts, newNames(sc), declared, nested)
+	case *ast.WhileStmt:
+		a.scanExpr(s.Condition, sc, declared, true)
+		a.scan(s.Stmts, newNames(sc), declared, true)
+	case *ast.RepeatStmt:
+		inner := newNames(sc)
+		a.scan(s.Stmts, inner, declared, true)
+		a.scanExpr(s.Condition, inner, declared, true)
+	case *ast.IfStmt:
+		a.scanExpr(s.Condition, sc, declared, nested)
+		a.scan(s.Then, newNames(sc), declared, nested)
+		a.scan(s.Else, newNames(sc), declared, nested)
+	case *ast.NumberForStmt:
+		a.scanExprs([]ast.Expr{s.Init, s.Limit}, sc, declared, nested)
+		if s.Step != nil {
+			a.scanExpr(s.Step, sc, declared, nested)
+		}
+		inner := newNames(sc)
+		a.declare(inner, declared, s.Name)
+		a.scan(s.Stmts, inner, declared, true)
+	case *ast.GenericForStmt:
+		a.scanExprs(s.Exprs, sc, declared, nested)
+		inner := newNames(sc)
+		a.declare(inner, declared, s.Names...)
+		a.scan(s.Stmts, inner, declared, true)
+	case *ast.FuncDefStmt:
+		// function name() … end assigns a global or a table's field.
+		if id, ok := s.Name.Func.(*ast.IdentExpr); ok && s.Name.Receiver == nil {
+			if !sc.has(id.Value) {
+				a.giveUp = true
+			}
+			a.assigned[id.Value] = true
+			if declared != nil && !declared[id.Value] {
+				a.volatile[id.Value] = true
+			}
+		} else {
+			a.giveUp = true
+		}
+		a.scanExpr(s.Func, sc, declared, nested)
+	case *ast.ReturnStmt:
+		a.scanExprs(s.Exprs, sc, declared, nested)
+	case *ast.BreakStmt:
+	default: // goto, labels
+		a.giveUp = true
+	}
+}
+
+func (a *analyzer) scanExprs(es []ast.Expr, sc *names, declared map[string]bool, nested bool) {
+	for _, e := range es {
+		a.scanExpr(e, sc, declared, nested)
+	}
+}
+
+func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nested bool) {
+	switch e := e.(type) {
+	case *ast.IdentExpr:
+		if !sc.has(e.Value) && (!globals[e.Value] || e.Value == "redis") {
+			a.giveUp = true // an unknown global, or redis as a value
+		}
+	case *ast.AttrGetExpr:
+		if isRedis(e.Object, sc) {
+			a.giveUp = true // redis.call as a value: the flow sees only calls
+			return
+		}
+		a.scanExpr(e.Object, sc, declared, nested)
+		a.scanExpr(e.Key, sc, declared, nested)
+	case *ast.TableExpr:
+		for _, f := range e.Fields {
+			if f.Key != nil {
+				a.scanExpr(f.Key, sc, declared, nested)
+			}
+			a.scanExpr(f.Value, sc, declared, nested)
+		}
+	case *ast.FuncCallExpr:
+		a.scanExprs(e.Args, sc, declared, nested)
+		if attr, ok := e.Func.(*ast.AttrGetExpr); ok && isRedis(attr.Object, sc) {
+			key, ok := attr.Key.(*ast.StringExpr)
+			if !ok {
+				a.giveUp = true
+				return
+			}
+			if key.Value == "call" || key.Value == "pcall" {
+				if a.isWrite(e.Args) {
+					a.writes[e] = nested
+				}
+			}
+			return
+		}
+		if e.Receiver != nil {
+			a.scanExpr(e.Receiver, sc, declared, nested)
+		} else {
+			a.scanExpr(e.Func, sc, declared, nested)
+		}
+	case *ast.LogicalOpExpr:
+		a.scanExprs([]ast.Expr{e.Lhs, e.Rhs}, sc, declared, nested)
+	case *ast.RelationalOpExpr:
+		a.scanExprs([]ast.Expr{e.Lhs, e.Rhs}, sc, declared, nested)
+	case *ast.StringConcatOpExpr:
+		a.scanExprs([]ast.Expr{e.Lhs, e.Rhs}, sc, declared, nested)
+	case *ast.ArithmeticOpExpr:
+		a.scanExprs([]ast.Expr{e.Lhs, e.Rhs}, sc, declared, nested)
+	case *ast.UnaryMinusOpExpr:
+		a.scanExpr(e.Expr, sc, declared, nested)
+	case *ast.UnaryNotOpExpr:
+		a.scanExpr(e.Expr, sc, declared, nested)
+	case *ast.UnaryLenOpExpr:
+		a.scanExpr(e.Expr, sc, declared, nested)
+	case *ast.FunctionExpr:
+		inner := newNames(sc)
+		own := map[string]bool{}
+		a.declare(inner, own, e.ParList.Names...)
+		collectDeclared(e.Stmts, own)
+		a.scan(e.Stmts, inner, own, true)
+	}
+}
+
+// collectDeclared adds the names declared anywhere in stmts.
+func collectDeclared(stmts []ast.Stmt, into map[string]bool) {
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *ast.LocalAssignStmt:
+			for _, n := range s.Names {
+				into[n] = true
+			}
+		case *ast.DoBlockStmt:
+			collectDeclared(s.Stmts, into)
+		case *ast.WhileStmt:
+			collectDeclared(s.Stmts, into)
+		case *ast.RepeatStmt:
+			collectDeclared(s.Stmts, into)
+		case *ast.IfStmt:
+			collectDeclared(s.Then, into)
+			collectDeclared(s.Else, into)
+		case *ast.NumberForStmt:
+			into[s.Name] = true
+			collectDeclared(s.Stmts, into)
+		case *ast.GenericForStmt:
+			for _, n := range s.Names {
+				into[n] = true
+			}
+			collectDeclared(s.Stmts, into)
+		}
+	}
+}
+
+func isRedis(e ast.Expr, sc *names) bool {
+	id, ok := e.(*ast.IdentExpr)
+	return ok && id.Value == "redis" && !sc.has("redis")
+}
+
+// isWrite: the command of a redis.call may write (unknown: yes). The
+// commands the runtime refuses make the runtime needed.
+func (a *analyzer) isWrite(args []ast.Expr) bool {
+	if len(args) == 0 {
+		return false // raises before it runs
+	}
+	lit, ok := args[0].(*ast.StringExpr)
+	if !ok {
+		return true
+	}
+	c := commands.Lookup(lit.Value)
+	if c == nil {
+		return true
+	}
+	if refused[c.Name] || c.Name == "copy" {
+		a.giveUp = true
+		return true
+	}
+	if c.Container {
+		for _, sub := range commands.All() {
+			if strings.HasPrefix(sub.Name, c.Name+"|") && sub.Flags.Has(commands.Write) {
+				return true
+			}
+		}
+		return false
+	}
+	return c.Flags.Has(commands.Write)
+}
+
+// ---------------------------------------------------------------------------
+// The flow.
+
+// local is one declared local variable; fn is its function when it is
+// declared by `local function` (or `local f = function`) and never assigned.
+type local struct {
+	name    string
+	fn      *ast.FunctionExpr
+	fnScope *scope
+}
+
+type scope struct {
+	parent *scope
+	vars   map[string]*local
+}
+
+func (s *scope) lookup(name string) *local {
+	for c := s; c != nil; c = c.parent {
+		if l, ok := c.vars[name]; ok {
+			return l
+		}
+	}
+	return nil
+}
+
+// state is what holds at a point of the main chunk on the paths reaching
+// it: the types of locals (absent: any), the writes that may have run and
+// that nothing has been seen to possibly fail after (open), and whether the
+// point is reachable at all.
+type state struct {
+	env  map[*local]typ
+	open map[*ast.FuncCallExpr]bool
+	dead bool
+}
+
+func (s *state) clone() *state {
+	c := &state{env: make(map[*local]typ, len(s.env)), open: make(map[*ast.FuncCallExpr]bool, len(s.open)), dead: s.dead}
+	for k, v := range s.env {
+		c.env[k] = v
+	}
+	for k := range s.open {
+		c.open[k] = true
+	}
+	return c
+}
+
+// join merges b into a (the paths of both reach the point).
+func (a *state) join(b *state) {
+	if b.dead {
+		return
+	}
+	if a.dead {
+		*a = *b.clone()
+		return
+	}
+	for k, v := range a.env {
+		if w, ok := b.env[k]; ok {
+			a.env[k] = v | w
+		} else {
+			delete(a.env, k)
+		}
+	}
+	for k := range b.open {
+		a.open[k] = true
+	}
+}
+
+// frame follows a call into a local function: whether something in it may
+// fail, and what it returns.
+type frame struct {
+	raises bool
+	rets   typ
+}
+
+// mayFail records that an operation at st may raise: every write that may
+// have run before it is not the run's last failure point.
+func (a *analyzer) mayFail(st *state) {
+	if st.dead {
+		return
+	}
+	for w := range st.open {
+		a.refuted[w] = true
+	}
+	if a.frame != nil {
+		a.frame.raises = true
+	}
+}
+
+func (a *analyzer) typeOf(st *state, l *local) typ {
+	if l == nil || a.volatile[l.name] {
+		return tAny
+	}
+	if t, ok := st.env[l]; ok {
+		return t
+	}
+	return tAny
+}
+
+// refine narrows what an identifier holds after something showed it fits.
+func (a *analyzer) refine(e ast.Expr, st *state, sc *scope, to func(typ) typ) {
+	id, ok := e.(*ast.IdentExpr)
+	if !ok || st.dead {
+		return
+	}
+	l := sc.lookup(id.Value)
+	if l == nil || a.volatile[l.name] {
+		return
+	}
+	if t := to(a.typeOf(st, l)); t != 0 {
+		st.env[l] = t
+	}
+}
+
+func (a *analyzer) block(stmts []ast.Stmt, st *state, sc *scope) {
+	for _, s := range stmts {
+		if st.dead || a.giveUp {
+			return
+		}
+		a.stmt(s, st, sc)
+	}
+}
+
+func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
+	switch s := s.(type) {
+	case *ast.LocalAssignStmt:
+		ts := a.exprList(s.Exprs, len(s.Names), st, sc)
+		for i, n := range s.Names {
+			l := &local{name: n}
+			sc.vars[n] = l
+			st.env[l] = ts[i]
+			if i < len(s.Exprs) {
+				if f, ok := s.Exprs[i].(*ast.FunctionExpr); ok && !a.assigned[n] {
+					// The body sees the names declared so far (and, for
+					// local function, itself), not the ones after.
+					l.fn, l.fnScope = f, &scope{parent: sc.parent, vars: maps.Clone(sc.vars)}
+				}
+			}
+		}
+	case *ast.AssignStmt:
+		ts := a.exprList(s.Rhs, len(s.Lhs), st, sc)
+		for i, lhs := range s.Lhs {
+			switch lhs := lhs.(type) {
+			case *ast.IdentExpr:
+				if l := sc.lookup(lhs.Value); l != nil && !st.dead {
+					st.env[l] = ts[i]
+				}
+			case *ast.AttrGetExpr:
+				// t[k] = v raises unless t is a table and k neither nil
+				// nor NaN.
+				obj := a.expr(lhs.Object, st, sc)
+				key := a.expr(lhs.Key, st, sc)
+				_, lit := lhs.Key.(*ast.NumberExpr)
+				if !obj.within(tTable) || !lit && !key.within(tText|tBool|tTable) {
+					a.mayFail(st)
+				}
+			default:
+				a.giveUp = true
+			}
+		}
+	case *ast.FuncCallStmt:
+		a.expr(s.Expr, st, sc)
+	case *ast.DoBlockStmt:
+		a.block(s.Stmts, st, &scope{parent: sc, vars: map[string]*local{}})
+	case *ast.IfStmt:
+		t, f, _ := a.cond(s.Condition, st, sc)
+		a.block(s.Then, t, &scope{parent: sc, vars: map[string]*local{}})
+		a.block(s.Else, f, &scope{parent: sc, vars: map[string]*local{}})
+		t.join(f)
+		*st = *t
+	case *ast.WhileStmt, *ast.RepeatStmt, *ast.NumberForStmt, *ast.GenericForStmt:
+		a.loop(s, st, sc)
+	case *ast.ReturnStmt:
+		ts := a.exprList(s.Exprs, max(1, len(s.Exprs)), st, sc)
+		if a.frame != nil && !st.dead {
+			a.frame.rets |= ts[0]
+		}
+		st.dead = true
+	case *ast.BreakStmt:
+		// Inside loops only, which the flow treats as a whole.
+		st.dead = true
+	case *ast.FuncDefStmt:
+		// function f() … end of an existing local: a new function value.
+		if id, ok := s.Name.Func.(*ast.IdentExpr); ok {
+			if l := sc.lookup(id.Value); l != nil {
+				st.env[l] = tFunc
+			}
+		}
+	default:
+		a.giveUp = true
+	}
+}
+
+// loop analyzes a loop to a fixed point: the state at the top of the
+// body is the join of the state before the loop and at the end of the
+// body, until it no longer changes. If it does not settle in a few rounds,
+// or a break leaves from the middle of the body, every local the loop
+// assigns is taken as unknown instead: what holds then holds on each
+// iteration. After the loop holds what held at the top of its body.
+func (a *analyzer) loop(s ast.Stmt, st *state, sc *scope) {
+	var body []ast.Stmt
+	switch s := s.(type) {
+	case *ast.WhileStmt:
+		body = s.Stmts
+	case *ast.RepeatStmt:
+		body = s.Stmts
+	case *ast.NumberForStmt:
+		body = s.Stmts
+	case *ast.GenericForStmt:
+		body = s.Stmts
+	}
+	entry := st.clone()
+	settled := false
+	if !hasBreak(body) {
+		for round := 0; round < 6 && !settled; round++ {
+			end := a.iteration(s, body, entry.clone(), sc)
+			next := entry.clone()
+			next.join(end)
+			settled = sameEnv(next, entry)
+			entry = next
+		}
+	}
+	if !settled {
+		assigned := map[string]bool{}
+		collectAssigned(body, assigned)
+		entry = st.clone()
+		for l := range entry.env {
+			if assigned[l.name] {
+				delete(entry.env, l)
+			}
+		}
+		a.iteration(s, body, entry.clone(), sc)
+	}
+	// A write in a loop is never the last failure point (the scan saw to
+	// that), so the body opened nothing.
+	entry.open = st.open
+	*st = *entry
+}
+
+// iteration runs one iteration of a loop from in and returns the state at
+// the end of its body.
+func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) *state {
+	inner := &scope{parent: sc, vars: map[string]*local{}}
+	switch s := s.(type) {
+	case *ast.WhileStmt:
+		in, _, _ = a.cond(s.Condition, in, sc)
+	case *ast.NumberForStmt:
+		for _, e := range []ast.Expr{s.Init, s.Limit, s.Step} {
+			if e != nil && !a.expr(e, in, sc).within(tArith) {
+				a.mayFail(in)
+			}
+		}
+		l := &local{name: s.Name}
+		inner.vars[s.Name] = l
+		in.env[l] = tNum
+	case *ast.GenericForStmt:
+		ok := false
+		if call, isCall := s.Exprs[0].(*ast.FuncCallExpr); isCall && len(s.Exprs) == 1 && len(call.Args) == 1 {
+			// ipairs only: pairs raises if the body adds fields.
+			if id, isID := call.Func.(*ast.IdentExpr); isID && id.Value == "ipairs" && sc.lookup(id.Value) == nil {
+				ok = a.expr(call.Args[0], in, sc).within(tTable)
+			}
+		}
+		if !ok {
+			a.exprList(s.Exprs, len(s.Exprs), in, sc)
+			a.mayFail(in)
+		}
+		for i, n := range s.Names {
+			l := &local{name: n}
+			inner.vars[n] = l
+			if i == 0 && ok {
+				in.env[l] = tNum
+			}
+		}
+	}
+	a.block(body, in, inner)
+	if r, ok := s.(*ast.RepeatStmt); ok && !in.dead {
+		a.cond(r.Condition, in, inner)
+	}
+	return in
+}
+
+func sameEnv(a, b *state) bool {
+	if a.dead != b.dead || len(a.env) != len(b.env) {
+		return false
+	}
+	for k, v := range a.env {
+		if w, ok := b.env[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// hasBreak: a break leaves this loop from within its body.
+func hasBreak(stmts []ast.Stmt) bool {
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *ast.BreakStmt:
+			return true
+		case *ast.DoBlockStmt:
+			if hasBreak(s.Stmts) {
+				return true
+			}
+		case *ast.IfStmt:
+			if hasBreak(s.Then) || hasBreak(s.Else) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func collectAssigned(stmts []ast.Stmt, into map[string]bool) {
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *ast.AssignStmt:
+			for _, l := range s.Lhs {
+				if id, ok := l.(*ast.IdentExpr); ok {
+					into[id.Value] = true
+				}
+			}
+		case *ast.LocalAssignStmt:
+			for _, n := range s.Names {
+				into[n] = true
+			}
+		case *ast.DoBlockStmt:
+			collectAssigned(s.Stmts, into)
+		case *ast.WhileStmt:
+			collectAssigned(s.Stmts, into)
+		case *ast.RepeatStmt:
+			collectAssigned(s.Stmts, into)
+		case *ast.IfStmt:
+			collectAssigned(s.Then, into)
+			collectAssigned(s.Else, into)
+		case *ast.NumberForStmt:
+			collectAssigned(s.Stmts, into)
+		case *ast.GenericForStmt:
+			collectAssigned(s.Stmts, into)
+		case *ast.FuncDefStmt:
+			if id, ok := s.Name.Func.(*ast.IdentExpr); ok {
+				into[id.Value] = true
+			}
+		}
+	}
+}
+
+// exprList evaluates es for n targets: the types of the first n values.
+func (a *analyzer) exprList(es []ast.Expr, n int, st *state, sc *scope) []typ {
+	ts := make([]typ, n)
+	for i := range ts {
+		ts[i] = tNil
+	}
+	for i, e := range es {
+		t := a.expr(e, st, sc)
+		if i < n {
+			ts[i] = t
+		}
+		if i == len(es)-1 && multi(e) {
+			for j := i + 1; j < n; j++ {
+				ts[j] = tAny
+			}
+		}
+	}
+	return ts
+}
+
+// multi: e may stand for any number of values, none included (a call or
+// ... not in parentheses).
+func multi(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.FuncCallExpr:
+		return !e.AdjustRet
+	case *ast.Comma3Expr:
+		return !e.AdjustRet
+	}
+	return false
+}
+
+// lastMulti: the last of es may stand for no value at all.
+func lastMulti(es []ast.Expr) bool { return len(es) > 0 && multi(es[len(es)-1]) }
+
+// cond evaluates a condition at st and returns two new states, where it
+// held and where it did not, and the types of its value.
+func (a *analyzer) cond(e ast.Expr, st *state, sc *scope) (t, f *state, ty typ) {
+	switch e := e.(type) {
+	case *ast.UnaryNotOpExpr:
+		t, f, _ = a.cond(e.Expr, st, sc)
+		return f, t, tBool
+	case *ast.LogicalOpExpr:
+		lt, lf, l := a.cond(e.Lhs, st, sc)
+		if e.Operator == "and" {
+			rt, rf, r := a.cond(e.Rhs, lt, sc)
+			rf.join(lf)
+			return rt, rf, l&tFalsy | r
+		}
+		rt, rf, r := a.cond(e.Rhs, lf, sc)
+		lt.join(rt)
+		return lt, rf, l&^tFalsy | r
+	case *ast.IdentExpr:
+		ty = a.expr(e, st, sc)
+		t, f = st.clone(), st.clone()
+		a.refine(e, t, sc, func(x typ) typ { return x &^ tFalsy })
+		a.refine(e, f, sc, func(x typ) typ { return x & tFalsy })
+		return t, f, ty
+	case *ast.RelationalOpExpr:
+		ty = a.expr(e, st, sc)
+		t, f = st.clone(), st.clone()
+		if _, isNil := e.Rhs.(*ast.NilExpr); isNil && (e.Operator == "==" || e.Operator == "~=") {
+			eq, ne := t, f
+			if e.Operator == "~=" {
+				eq, ne = f, t
+			}
+			a.refine(e.Lhs, eq, sc, func(x typ) typ { return x & tNil })
+			a.refine(e.Lhs, ne, sc, func(x typ) typ { return x &^ tNil })
+		}
+		return t, f, ty
+	case *ast.FuncCallExpr:
+		if _, w := a.writes[e]; w && setNX(e) {
+			// A SET NX or XX that replies nil wrote nothing.
+			ty = a.expr(e, st, sc)
+			t, f = st.clone(), st.clone()
+			delete(f.open, e)
+			return t, f, ty
+		}
+	}
+	ty = a.expr(e, st, sc)
+	return st.clone(), st.clone(), ty
+}
+
+// setNX: a SET with NX or XX and without GET, spelled in literals.
+func setNX(e *ast.FuncCallExpr) bool {
+	if cmd, ok := e.Args[0].(*ast.StringExpr); !ok || strings.ToLower(cmd.Value) != "set" {
+		return false
+	}
+	cond := false
+	for _, arg := range e.Args[1:] {
+		switch v := arg.(type) {
+		case *ast.StringExpr:
+			switch strings.ToLower(v.Value) {
+			case "nx", "xx":
+				cond = true
+			case "get":
+				return false
+			}
+		case *ast.Comma3Expr:
+			return false
+		case *ast.FuncCallExpr:
+			return false // may expand to anything, GET included
+		}
+	}
+	return cond
+}
+
+// expr evaluates e at st: the types its value may have. An operation that
+// may raise calls mayFail; operations that succeed refine their operands.
+func (a *analyzer) expr(e ast.Expr, st *state, sc *scope) typ {
+	switch e := e.(type) {
+	case *ast.NilExpr:
+		return tNil
+	case *ast.TrueExpr:
+		return tTrue
+	case *ast.FalseExpr:
+		return tFalse
+	case *ast.NumberExpr:
+		return tNum
+	case *ast.StringExpr:
+		if numeral.MatchString(e.Value) {
+			return tNumStr
+		}
+		return tStr
+	case *ast.Comma3Expr:
+		return tAny
+	case *ast.IdentExpr:
+		if l := sc.lookup(e.Value); l != nil {
+			return a.typeOf(st, l)
+		}
+		if e.Value == "KEYS" || e.Value == "ARGV" {
+			return tTable
+		}
+		return tOther // a library
+	case *ast.FunctionExpr:
+		return tFunc
+	case *ast.AttrGetExpr:
+		obj := a.expr(e.Object, st, sc)
+		a.expr(e.Key, st, sc)
+		if id, ok := e.Object.(*ast.IdentExpr); ok && sc.lookup(id.Value) == nil {
+			switch id.Value {
+			case "KEYS", "ARGV":
+				return tStr | tNumStr | tNil
+			case "math":
+				if k, ok := e.Key.(*ast.StringExpr); ok && (k.Value == "huge" || k.Value == "pi") {
+					return tNum
+				}
+				return tFunc
+			}
+			return tAny // a library's field
+		}
+		if !obj.within(tTable | tText) {
+			a.mayFail(st)
+		}
+		a.refine(e.Object, st, sc, func(x typ) typ { return x & (tTable | tText) })
+		return tAny
+	case *ast.TableExpr:
+		for _, f := range e.Fields {
+			if f.Key != nil {
+				k := a.expr(f.Key, st, sc)
+				_, lit := f.Key.(*ast.NumberExpr)
+				if !lit && !k.within(tText|tBool|tTable) {
+					a.mayFail(st)
+				}
+			}
+			a.expr(f.Value, st, sc)
+		}
+		return tTable
+	case *ast.LogicalOpExpr:
+		// The right side runs on some paths only.
+		t, f, ty := a.cond(e, st, sc)
+		t.join(f)
+		*st = *t
+		return ty
+	case *ast.RelationalOpExpr:
+		l := a.expr(e.Lhs, st, sc)
+		r := a.expr(e.Rhs, st, sc)
+		if e.Operator == "==" || e.Operator == "~=" {
+			return tBool
+		}
+		switch {
+		case l.within(tNum) && r.within(tNum), l.within(tText) && r.within(tText):
+		default:
+			a.mayFail(st)
+		}
+		// It succeeded: both numbers or both strings.
+		if l.within(tNum) {
+			a.refine(e.Rhs, st, sc, func(x typ) typ { return x & tNum })
+		} else if l.within(tText) {
+			a.refine(e.Rhs, st, sc, func(x typ) typ { return x & tText })
+		}
+		if r.within(tNum) {
+			a.refine(e.Lhs, st, sc, func(x typ) typ { return x & tNum })
+		} else if r.within(tText) {
+			a.refine(e.Lhs, st, sc, func(x typ) typ { return x & tText })
+		}
+		return tBool
+	case *ast.ArithmeticOpExpr:
+		a.arith(st, sc, e.Lhs, e.Rhs)
+		return tNum
+	case *ast.UnaryMinusOpExpr:
+		a.arith(st, sc, e.Expr)
+		return tNum
+	case *ast.StringConcatOpExpr:
+		l := a.expr(e.Lhs, st, sc)
+		r := a.expr(e.Rhs, st, sc)
+		if !l.within(tNum|tText) || !r.within(tNum|tText) {
+			a.mayFail(st)
+		}
+		return tStr
+	case *ast.UnaryNotOpExpr:
+		a.expr(e.Expr, st, sc)
+		return tBool
+	case *ast.UnaryLenOpExpr:
+		if !a.expr(e.Expr, st, sc).within(tTable | tText) {
+			a.mayFail(st)
+		}
+		return tNum
+	case *ast.FuncCallExpr:
+		return a.call(e, st, sc)
+	}
+	a.giveUp = true
+	return tAny
+}
+
+// arith evaluates operands of arithmetic: it may raise unless all convert
+// to numbers, and after it they do.
+func (a *analyzer) arith(st *state, sc *scope, operands ...ast.Expr) {
+	ok := true
+	for _, o := range operands {
+		if !a.expr(o, st, sc).within(tArith) {
+			ok = false
+		}
+	}
+	if !ok {
+		a.mayFail(st)
+	}
+	for _, o := range operands {
+		a.refine(o, st, sc, func(x typ) typ {
+			if x&(tStr|tNumStr) != 0 {
+				return x&tNum | tNumStr
+			}
+			return x & tNum
+		})
+	}
+}
+
+// mathFns are math's functions that, given numbers, return a number and
+// cannot raise.
+var mathFns = map[string]bool{
+	"abs": true, "ceil": true, "floor": true, "max": true, "min": true, "sqrt": true, "exp": true,
+	"log": true, "log10": true, "pow": true, "fmod": true, "modf": true, "sin": true, "cos": true,
+	"tan": true, "asin": true, "acos": true, "atan": true, "atan2": true, "sinh": true, "cosh": true,
+	"tanh": true, "deg": true, "rad": true, "frexp": true, "ldexp": true,
+}
+
+func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
+	if e.Receiver != nil {
+		a.expr(e.Receiver, st, sc)
+		a.exprList(e.Args, len(e.Args), st, sc)
+		a.mayFail(st)
+		return tAny
+	}
+	// redis.call and its kin.
+	if attr, ok := e.Func.(*ast.AttrGetExpr); ok {
+		if obj, ok := attr.Object.(*ast.IdentExpr); ok && sc.lookup(obj.Value) == nil {
+			key, _ := attr.Key.(*ast.StringExpr)
+			args := a.exprList(e.Args, len(e.Args), st, sc)
+			switch {
+			case obj.Value == "redis" && (key.Value == "error_reply" || key.Value == "status_reply"):
+				if len(args) != 1 || !args[0].within(tText) {
+					a.mayFail(st)
+				}
+				return tTable
+			case obj.Value == "redis":
+				a.mayFail(st)
+				if _, w := a.writes[e]; w && !st.dead {
+					st.open[e] = true
+				}
+				return tAny
+			case obj.Value == "math" && key != nil && mathFns[key.Value]:
+				ok := len(args) > 0 && !lastMulti(e.Args)
+				for _, t := range args {
+					if !t.within(tArith) {
+						ok = false
+					}
+				}
+				if !ok {
+					a.mayFail(st)
+				}
+				return tNum
+			}
+			a.mayFail(st)
+			return tAny
+		}
+	}
+	if id, ok := e.Func.(*ast.IdentExpr); ok {
+		l := sc.lookup(id.Value)
+		args := a.exprList(e.Args, len(e.Args), st, sc)
+		if l == nil && len(args) == 1 && !lastMulti(e.Args) {
+			switch id.Value {
+			case "tonumber":
+				return tNum | tNil
+			case "tostring":
+				return tText
+			case "type":
+				return tStr
+			}
+		}
+		if l == nil {
+			a.mayFail(st)
+			if id.Value == "error" {
+				st.dead = true
+			}
+			return tAny
+		}
+		if l.fn != nil && !a.volatile[l.name] {
+			return a.follow(l, e.Args, args, st)
+		}
+	} else {
+		a.expr(e.Func, st, sc)
+		a.exprList(e.Args, len(e.Args), st, sc)
+	}
+	a.mayFail(st)
+	return tAny
+}
+
+// follow analyzes a call of the script's own local function with these
+// argument types: whether anything in it may raise, and what it returns.
+// Its writes are never the last failure point (the scan saw to that).
+func (a *analyzer) follow(l *local, argExprs []ast.Expr, args []typ, st *state) typ {
+	if a.depth >= 8 {
+		a.mayFail(st)
+		return tAny
+	}
+	f := l.fn
+	sc := &scope{parent: l.fnScope, vars: map[string]*local{}}
+	in := &state{env: make(map[*local]typ, len(st.env)), open: map[*ast.FuncCallExpr]bool{}}
+	for k, v := range st.env {
+		in.env[k] = v
+	}
+	for i, n := range f.ParList.Names {
+		p := &local{name: n}
+		sc.vars[n] = p
+		in.env[p] = tNil
+		switch {
+		case i >= len(args)-1 && lastMulti(argExprs):
+			in.env[p] = tAny // what the last argument expands to
+		case i < len(args):
+			in.env[p] = args[i]
+		}
+	}
+	outer := a.frame
+	fr := &frame{}
+	a.frame, a.depth = fr, a.depth+1
+	a.block(f.Stmts, in, sc)
+	a.frame, a.depth = outer, a.depth-1
+	if !in.dead {
+		fr.rets |= tNil
+	}
+	if fr.raises {
+		a.mayFail(st)
+	}
+	if fr.rets == 0 {
+		return tNil
+	}
+	return fr.rets
+}
