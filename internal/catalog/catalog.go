@@ -236,7 +236,7 @@ func flagMeaning(f script.Flag) string {
 	case script.NoWrites:
 		return "read-only: runs as EVALSHA_RO / FCALL_RO and may run on replicas."
 	case script.Transactional:
-		return "all or nothing: on an error every write the script made is undone (the bundle carries the rollback prelude)."
+		return "all or nothing: on an error every write the script made is undone (the bundle carries the rollback prelude, unless each write is already the last thing its run can fail at)."
 	case script.AllowStale:
 		return "may run on a replica that lost its primary (stale data)."
 	case script.AllowOOM:

@@ -45,6 +45,25 @@
 // OOM-refused first write then needs no RESTORE, which would be refused
 // too.
 //
+// # Writes that need no undo
+//
+// A write after which nothing in its run can fail needs no undo: if the
+// run fails, it fails before that write or in it, and a Redis command that
+// fails changes nothing. Needed proves this on the source (needed.go): a
+// forward pass over the main chunk tracks the Lua types each local may
+// hold, narrowed by the conditions a path passed and by operations that
+// succeeded, follows calls into the script's local functions, and knows
+// which commands reply with an integer; every operation that may raise
+// (a redis.call, arithmetic on what may not be a number, indexing what may
+// not be a table, error, an unknown function …) after a write refutes it.
+// A write in a loop or a function body is never final. Wrap and Run send
+// the final writes straight to Redis (rawName, the third local of the
+// declaration), and a script all of whose writes are final needs no
+// runtime at all: the bundler ships it unwrapped (gcra, cl_throttle, gate
+// and queue of the library). TestPropertyNeeded checks the proof on
+// redis-server with random scripts and arguments: every failed run of a
+// script said to need no runtime leaves the keyspace as it was.
+//
 // Which arguments are keys of a write comes from Redis 7.0.15's command
 // table (package internal/commands) for the commands the code names in
 // string literals; only the handlers of those commands are rendered into
@@ -81,57 +100,67 @@
 //
 // BenchmarkServerTime measures server time (INFO commandstats
 // usec_per_call, best round of 100) of each limiter of lua/ratelimit on its
-// writing path, plain on one redis-server 7.0.15 and wrapped on another,
-// calls interleaved; an error reply fails it. Medians of 3 runs on a shared
-// 2-core EPYC, plain → wrapped in µs, EVALSHA / FCALL:
+// writing path, plain on one redis-server 7.0.15 and, on another, as the
+// bundler ships it transactional (-prelude.always: wrapped even when not
+// Needed), calls interleaved; an error reply fails it. Ratio shipped/plain,
+// median of 3 runs on a shared 2-core EPYC, EVALSHA / FCALL, before and
+// after final writes went straight to Redis and unneeded runtimes were
+// dropped:
 //
-//	token_bucket   7.1 → 12.6 (1.77) /  7.3 → 11.5 (1.56)
-//	gcra           3.9 →  6.3 (1.61) /  3.7 →  4.9 (1.33)
-//	cl_throttle    7.0 → 11.2 (1.58) /  7.2 → 10.4 (1.45)
-//	credits        7.1 → 12.2 (1.72) /  7.1 → 11.3 (1.59)
-//	concurrency   11.2 → 18.5 (1.71) /  9.8 → 16.4 (1.63)
-//	window        13.2 → 22.4 (1.69) / 13.3 → 21.6 (1.62)
-//	log           14.2 → 21.0 (1.49) / 13.4 → 19.2 (1.44)
-//	gate           2.5 →  6.0 (2.42) /  2.5 →  4.5 (1.77)
-//	queue          3.7 → 22.7 (5.37) /  3.5 → 14.8 (4.22)  never drained: DUMP
-//	queue/drained  3.4 → 11.5 (3.19) /  3.7 →  9.6 (2.50)  XINFO STREAM
+//	token_bucket   1.77 / 1.56  →  1.57 / 1.39
+//	gcra           1.61 / 1.33  →  0.99 / 0.95  unwrapped
+//	cl_throttle    1.58 / 1.45  →  0.98 / 0.94  unwrapped
+//	credits        1.72 / 1.59  →  1.67 / 1.41
+//	concurrency    1.71 / 1.63  →  1.59 / 1.51
+//	window         1.69 / 1.62  →  1.80 / 1.54
+//	log            1.49 / 1.44  →  1.68 / 1.45
+//	gate           2.42 / 1.77  →  1.17 / 1.01  unwrapped
+//	queue          5.37 / 4.22  →  1.10 / 1.00  unwrapped
+//	queue/drained  3.19 / 2.50  →  0.88 / 1.02  unwrapped
+//
+// The unwrapped rows run the same text on both servers: their spread
+// (0.88 to 1.17) is this machine's noise, and so are the moves of window
+// and log, whose texts did not change (their writes are in loops).
 //
 // Server time on a shared machine is noisy; instructions are not. Counted
 // with callgrind (redis-server under valgrind, 2,000 EVALSHA calls, ECHO's
 // cost per call taken off), thousands of instructions per call, plain →
-// wrapped, before and after the runtime's rework (handlers per command
+// wrapped: first runtime, after the runtime's rework (handlers per command
 // family, one spelling per command in W, the journal's tables made at the
-// first write):
+// first write), and as shipped now:
 //
-//	token_bucket   81.6 → 173.4 (2.12), now 151.4 (1.86)
-//	gcra           48.0 →  85.7 (1.79), now  77.0 (1.61)
-//	cl_throttle    79.2 → 137.6 (1.74), now 128.3 (1.61)
-//	credits        72.6 → 162.1 (2.23), now 140.6 (1.92)
-//	concurrency    98.8 → 212.6 (2.15), now 188.6 (1.90)
-//	window        144.7 → 303.9 (2.10), now 257.5 (1.78)
-//	log           129.6 → 245.6 (1.90), now 229.0 (1.75)
-//	gate           28.5 →  77.6 (2.73), now  71.8 (2.49)
+//	token_bucket   81.6 → 173.4 (2.12), 151.4 (1.86), 139.3 (1.71)
+//	gcra           48.0 →  85.7 (1.79),  77.0 (1.61),  47.7 (1.00)
+//	cl_throttle    79.2 → 137.6 (1.74), 128.3 (1.61),  79.3 (1.00)
+//	credits        72.6 → 162.1 (2.23), 140.6 (1.92), 127.9 (1.76)
+//	concurrency    98.8 → 212.6 (2.15), 188.6 (1.90), 185.0 (1.87)
+//	window        144.7 → 303.9 (2.10), 257.5 (1.78), 260.7 (1.81)
+//	log           129.6 → 245.6 (1.90), 229.0 (1.75), 223.2 (1.73)
+//	gate           28.5 →  77.6 (2.73),  71.8 (2.49),  28.8 (1.00)
 //
-// The goal of 1.15× is not reached, and a journal kept in Lua at call time
-// cannot reach it on these scripts. Taking token_bucket apart (ablations of
-// the wrapped text, same count): the declaration and the proxy's
-// pass-through cost 30 k (under EVAL every closure and table of the
-// runtime is made again on each call, a closure 400-700 instructions, a
-// table about 600, and Redis 7 leaves a script nowhere to keep them), the
-// run and its dispatch 12.5 k, journaling the HSET 10 k, the PEXPIRE 11 k
-// (its PEXPIRETIME is a redis.call, about 7 k like any), remembering the
-// HMGET 6 k. A journal written by hand for this one script, which reuses
-// the script's own HMGET reply and needs no dispatch, costs 9 k (1.11×):
-// most of it the one PEXPIRETIME that any undo of an expiry needs, which
-// alone is 8% of token_bucket and 15% of gcra. FCALL saves the
-// declaration (made once per FUNCTION LOAD), which is why the library
-// form is the cheaper one for transactional scripts. A queue that
-// consumers drain has had deletions, so an XADD is undone by XDEL and
-// XSETID after one XINFO STREAM; one never drained needs a DUMP of the
-// whole stream (XSETID cannot set the max-deleted-entry-id back to 0-0).
+// The goal of 1.15× is reached by the four limiters whose writes are all
+// final, and not by the five others: a journal kept in Lua at call time
+// cannot reach it on them. Taking token_bucket apart (ablations of the
+// wrapped text, same count, before final writes went direct): the
+// declaration and the proxy's pass-through cost 30 k (under EVAL every
+// closure and table of the runtime is made again on each call, a closure
+// 400-700 instructions, a table about 600, and Redis 7 leaves a script
+// nowhere to keep them), the run and its dispatch 12.5 k, journaling the
+// HSET 10 k, the PEXPIRE 11 k (its PEXPIRETIME is a redis.call, about 7 k
+// like any; now gone, the PEXPIRE is final), remembering the HMGET 6 k. A
+// journal written by hand for this one script, which reuses the script's
+// own HMGET reply and needs no dispatch, costs 9 k (1.11×) with the
+// PEXPIRETIME, about 2 k without: reaching it needs the journal compiled
+// into each write's call site at bundle time instead of a runtime that
+// dispatches on the command. FCALL saves the declaration (made once per
+// FUNCTION LOAD), which is why the library form is the cheaper one for
+// transactional scripts. A queue that consumers drain has had deletions,
+// so an XADD is undone by XDEL and XSETID after one XINFO STREAM; one
+// never drained needs a DUMP of the whole stream (XSETID cannot set the
+// max-deleted-entry-id back to 0-0); both matter only when the queue is
+// wrapped, which it no longer is.
 //
 // The benchmark also reports extra-calls, the commands the journal adds
-// per call: token_bucket, cl_throttle and credits 1 (PEXPIRETIME),
-// concurrency and window 2, log 3, gate and gcra 0 (SET NX undone from its
-// reply, GET's reply remembered), queue 3 or, drained, 1.
+// per call: token_bucket, cl_throttle, credits, gcra, gate and queue 0,
+// concurrency and window 2, log 3.
 package prelude

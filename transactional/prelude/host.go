@@ -8,7 +8,7 @@ import "strings"
 // very script a real Redis runs, line for line, with its own journal behind
 // redis.call.
 
-const declareHead = "local redis, " + runName + " = (function() "
+const declareHead = "local redis, " + runName + ", " + rawName + " = (function() "
 
 // Unwrap returns the source Wrap was given, when src is exactly what Wrap
 // returns for it, and the rest of src after the runtime's declaration (what
@@ -66,12 +66,14 @@ func Hosted(library bool) string {
 	// call and pcall go through a Lua function of this line, as the
 	// runtime's do: Redis names the line of the Lua function that called
 	// redis.call in its errors, and that is this one.
-	return "local redis, " + runName + " = (function(hosted_call, hosted_pcall, hosted_run)" +
+	// The host journals every write itself: the final writes (rawName)
+	// go through the same proxy.
+	return "local redis, " + runName + ", " + rawName + " = (function(hosted_call, hosted_pcall, hosted_run)" +
 		" local function proxied_call(...) local r = hosted_call(...) return r end" +
 		" local function proxied_pcall(...) local r = hosted_pcall(...) return r end" +
 		" local function proxied_setresp(v) redis.setresp(v) end " + proxy +
 		" local function run(body) local ok, r = hosted_run(body) if ok then return r end error(r, 0) end" +
-		" return proxy, run end)(...)"
+		" return proxy, run, proxy end)(...)"
 }
 
 // Refused lists, in lower case, the commands a run of code refuses before

@@ -36,30 +36,46 @@ import (
 // script that has written cannot be killed (SCRIPT KILL refuses it), and a
 // command is not refused for OOM once the script has written.
 func Needed(code string) bool {
+	return analyze(code).needed
+}
+
+// analysis is what the proof found in a script: whether it needs the
+// runtime, its redis.call and redis.pcall sites in source order, and the
+// writes among them that are the last thing of their run that can fail
+// (those need no journal even when others do).
+type analysis struct {
+	needed bool
+	sites  []*ast.FuncCallExpr
+	final  map[*ast.FuncCallExpr]bool
+}
+
+func analyze(code string) analysis {
 	chunk, err := parse.Parse(strings.NewReader(code), "<script>")
 	if err != nil {
-		return true // Redis will report it; the runtime changes nothing
+		return analysis{needed: true} // Redis will report it; the runtime changes nothing
 	}
 	a := &analyzer{volatile: map[string]bool{}, assigned: map[string]bool{}, writes: map[*ast.FuncCallExpr]bool{}}
 	a.scan(chunk, newNames(nil), nil, false)
 	if a.giveUp {
-		return true
-	}
-	for _, nested := range a.writes {
-		if nested {
-			return true
-		}
-	}
-	if len(a.writes) == 0 {
-		return false
+		return analysis{needed: true}
 	}
 	a.refuted = map[*ast.FuncCallExpr]bool{}
+	a.opened = map[*ast.FuncCallExpr]bool{}
 	st := &state{env: map[*local]typ{}, open: map[*ast.FuncCallExpr]bool{}}
 	a.block(chunk, st, &scope{vars: map[string]*local{}})
 	if a.giveUp {
-		return true
+		return analysis{needed: true}
 	}
-	return len(a.refuted) > 0
+	out := analysis{sites: a.sites, final: map[*ast.FuncCallExpr]bool{}}
+	for w, nested := range a.writes {
+		switch {
+		case nested || a.refuted[w]:
+			out.needed = true
+		case a.opened[w]:
+			out.final[w] = true
+		}
+	}
+	return out
 }
 
 // typ is the set of Lua types a value may have.
@@ -114,6 +130,8 @@ type analyzer struct {
 	assigned map[string]bool // assigned by some assignment statement
 	writes   map[*ast.FuncCallExpr]bool
 	refuted  map[*ast.FuncCallExpr]bool // writes something may fail after
+	opened   map[*ast.FuncCallExpr]bool // writes the main chunk's flow ran
+	sites    []*ast.FuncCallExpr        // redis.call and redis.pcall, in source order
 	depth    int
 	frame    *frame // the local function being followed, if any
 }
@@ -243,7 +261,6 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 			a.scanExpr(f.Value, sc, declared, nested)
 		}
 	case *ast.FuncCallExpr:
-		a.scanExprs(e.Args, sc, declared, nested)
 		if attr, ok := e.Func.(*ast.AttrGetExpr); ok && isRedis(attr.Object, sc) {
 			key, ok := attr.Key.(*ast.StringExpr)
 			if !ok {
@@ -251,10 +268,13 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 				return
 			}
 			if key.Value == "call" || key.Value == "pcall" {
+				// Before the arguments: source order.
+				a.sites = append(a.sites, e)
 				if a.isWrite(e.Args) {
 					a.writes[e] = nested
 				}
 			}
+			a.scanExprs(e.Args, sc, declared, nested)
 			return
 		}
 		if e.Receiver != nil {
@@ -262,6 +282,7 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 		} else {
 			a.scanExpr(e.Func, sc, declared, nested)
 		}
+		a.scanExprs(e.Args, sc, declared, nested)
 	case *ast.LogicalOpExpr:
 		a.scanExprs([]ast.Expr{e.Lhs, e.Rhs}, sc, declared, nested)
 	case *ast.RelationalOpExpr:
@@ -941,6 +962,21 @@ func (a *analyzer) arith(st *state, sc *scope, operands ...ast.Expr) {
 	}
 }
 
+// integerReply are commands whose reply is an integer whatever their
+// arguments (in RESP2 and RESP3), which Lua receives as a number.
+var integerReply = map[string]bool{
+	"APPEND": true, "BITCOUNT": true, "DBSIZE": true, "DECR": true, "DECRBY": true, "DEL": true,
+	"EXISTS": true, "EXPIRE": true, "EXPIREAT": true, "EXPIRETIME": true, "GETBIT": true,
+	"HDEL": true, "HEXISTS": true, "HINCRBY": true, "HLEN": true, "HSET": true, "HSETNX": true,
+	"HSTRLEN": true, "INCR": true, "INCRBY": true, "LLEN": true, "LPUSH": true, "LPUSHX": true,
+	"LREM": true, "PERSIST": true, "PEXPIRE": true, "PEXPIREAT": true, "PEXPIRETIME": true,
+	"PTTL": true, "RPUSH": true, "RPUSHX": true, "SADD": true, "SCARD": true, "SETBIT": true,
+	"SETRANGE": true, "SISMEMBER": true, "SMOVE": true, "SREM": true, "STRLEN": true, "TOUCH": true,
+	"TTL": true, "UNLINK": true, "XDEL": true, "XLEN": true, "ZCARD": true, "ZCOUNT": true,
+	"ZLEXCOUNT": true, "ZREM": true, "ZREMRANGEBYLEX": true, "ZREMRANGEBYRANK": true,
+	"ZREMRANGEBYSCORE": true,
+}
+
 // mathFns are math's functions that, given numbers, return a number and
 // cannot raise.
 var mathFns = map[string]bool{
@@ -970,10 +1006,24 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 				return tTable
 			case obj.Value == "redis":
 				a.mayFail(st)
+				ty := tAny
+				if len(e.Args) > 0 {
+					if cmd, ok := e.Args[0].(*ast.StringExpr); ok && integerReply[strings.ToUpper(cmd.Value)] {
+						// A reply that returns is an integer; pcall
+						// returns an error as a table.
+						ty = tNum
+						if key.Value == "pcall" {
+							ty |= tTable
+						}
+					}
+				}
 				if _, w := a.writes[e]; w && !st.dead {
 					st.open[e] = true
+					if a.frame == nil {
+						a.opened[e] = true
+					}
 				}
-				return tAny
+				return ty
 			case obj.Value == "math" && key != nil && mathFns[key.Value]:
 				ok := len(args) > 0 && !lastMulti(e.Args)
 				for _, t := range args {

@@ -28,6 +28,9 @@ type neededGen struct {
 func (g *neededGen) expr() string {
 	vs := append([]string{"a", "b", "c"}, g.vars...)
 	v := vs[g.r.Intn(len(vs))]
+	if len(g.vars) > 0 && g.r.Intn(2) == 0 {
+		v = g.vars[len(g.vars)-1] // the newest, often a reply
+	}
 	switch g.r.Intn(12) {
 	case 0:
 		return v + " + 1"
@@ -54,7 +57,7 @@ func (g *neededGen) expr() string {
 }
 
 func (g *neededGen) guard() string {
-	switch g.r.Intn(9) {
+	switch g.r.Intn(12) {
 	case 0:
 		return "if not a then return 'no a' end"
 	case 1:
@@ -72,7 +75,14 @@ func (g *neededGen) guard() string {
 	}
 	g.n++
 	d := fmt.Sprintf("d%d", g.n)
-	s := "local " + d + " = " + g.expr()
+	v := g.expr()
+	switch g.r.Intn(3) {
+	case 0:
+		v = "redis.call('STRLEN', KEYS[2])"
+	case 1:
+		v = "redis.pcall('STRLEN', KEYS[3])" // an error table when KEYS[3] is a hash
+	}
+	s := "local " + d + " = " + v
 	g.vars = append(g.vars, d)
 	return s
 }

@@ -52,6 +52,8 @@ func TestNeeded(t *testing.T) {
 		{"index of a reply", true, "local r = redis.call('GET', KEYS[2]) redis.call('DEL', KEYS[1]) return r.x"},
 		{"nil table key", true, "redis.call('SET', KEYS[1], 1) local t = {} t[ARGV[1]] = 1 return 1"},
 		{"literal table key", false, "redis.call('SET', KEYS[1], 1) local t = {} t[1] = 1 t.x = 2 return t"},
+		{"integer reply", false, "local n = redis.call('ZCARD', KEYS[2]) redis.call('DEL', KEYS[1]) return n + 1"},
+		{"integer reply through pcall", true, "local n = redis.pcall('ZCARD', KEYS[2]) redis.call('DEL', KEYS[1]) return n + 1"},
 		{"write in a function", true, "local function w() redis.call('SET', KEYS[1], 1) end w() return 1"},
 		{"write in a loop", true, "for i = 1, 2 do redis.call('SET', KEYS[i], 1) end"},
 		{"write before a loop that may fail", true, "redis.call('SET', KEYS[1], 1) for i = 1, #ARGV do local x = ARGV[i] + 1 end return 1"},

@@ -21,8 +21,11 @@ const runName = "__scriptgen_run"
 // rollback prelude. The prelude and the opening of the wrapper share the
 // first line with src's first line, so that every line of src keeps its
 // number in Lua's error messages.
+//
+// Writes that are the last thing of their run that can fail (see Needed)
+// call Redis directly: they need no undo.
 func Wrap(src string) string {
-	return declare(src, evalProxy) + " " + runPrefix + withNewline(src) + runSuffix
+	return declare(src, evalProxy, "redis") + " " + runPrefix + withNewline(direct(src, analyze(src))) + runSuffix
 }
 
 // Declare returns the line that a Functions library puts before its helpers
@@ -31,17 +34,22 @@ func Wrap(src string) string {
 // called from a transactional function are journaled too. code is the
 // library's Lua, scanned for the commands it names.
 func Declare(code string) string {
-	return declare(code, libraryProxy) + "\n"
+	return declare(code, libraryProxy, libraryRaw) + "\n"
 }
 
-func declare(code, proxy string) string {
+func declare(code, proxy, raw string) string {
 	lua, w, r := render(code)
 	lua = oneLine(lua) // first: the comments mention the placeholders
 	lua = strings.Replace(lua, "__W__", w, 1)
 	lua = strings.Replace(lua, "__R__", r, 1)
 	lua = strings.Replace(lua, "__PROXY__", proxy, 1)
-	return "local redis, " + runName + " = (function() " + lua + " end)()"
+	lua = strings.Replace(lua, "__RAW__", raw, 1)
+	return declareHead + lua + " end)()"
 }
+
+// libraryRaw is Redis's call and pcall for a library's final writes: the
+// redis of the moment, as for libraryProxy.
+const libraryRaw = "{call = function(...) return redis.call(...) end, pcall = function(...) return redis.pcall(...) end}"
 
 // evalProxy is the table an EVAL script sees as redis: everything but call,
 // pcall and setresp (which the journal tracks) is Redis's own, through
@@ -70,7 +78,7 @@ var libraryProxy = func() string {
 // Run wraps the body of one function of a library that starts with Declare:
 // the body runs under the journal, and is rolled back if it raises.
 func Run(body string) string {
-	return runPrefix + withNewline(body) + runSuffix
+	return runPrefix + withNewline(direct(body, analyze(body))) + runSuffix
 }
 
 const (

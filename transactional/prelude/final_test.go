@@ -1,0 +1,70 @@
+package prelude
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDirectFinalWrites(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "lua", "ratelimit", "token_bucket.lua"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrapped := Wrap(string(src))
+	// The DEL and the PEXPIRE are the last things that can fail in their
+	// runs; the HSET is followed by the PEXPIRE.
+	for _, want := range []string{rawName + ".call('DEL', KEYS[1])", rawName + ".call('PEXPIRE', KEYS[1], reset)", "redis.call('HSET', KEYS[1]"} {
+		if !strings.Contains(wrapped, want) {
+			t.Errorf("wrapped token_bucket lacks %q", want)
+		}
+	}
+	if strings.Contains(wrapped, "redis.call('PEXPIRE'") {
+		t.Error("the final PEXPIRE still goes through the journal")
+	}
+	// The same lines, and the runtime's closing line after them.
+	if got, want := strings.Count(wrapped, "\n"), strings.Count(string(src), "\n")+1; got != want {
+		t.Errorf("wrapped has %d lines, want %d", got, want)
+	}
+	body, _, ok := Unwrap(wrapped)
+	if !ok || !strings.Contains(body, rawName) {
+		t.Fatal("Unwrap does not recognise a script with direct writes")
+	}
+	if Wrap(body) != wrapped {
+		t.Fatal("Wrap of the unwrapped body differs")
+	}
+}
+
+func TestDirectLibrary(t *testing.T) {
+	body := "redis.call('SET', KEYS[1], 1)\nreturn redis.call('INCR', KEYS[2])\n"
+	run := Run(body)
+	if !strings.Contains(run, "redis.call('SET'") || !strings.Contains(run, rawName+".call('INCR'") {
+		t.Fatalf("Run(%q) = %q", body, run)
+	}
+	code := "local function f(KEYS, ARGV)\n" + run + "end\n"
+	head, rest, ok := SplitDeclared(Declare(code) + code)
+	if !ok || head != "" || rest != code {
+		t.Fatal("SplitDeclared does not recognise a library with direct writes")
+	}
+}
+
+func TestSiteOffsets(t *testing.T) {
+	code := "-- redis.call('x')\nlocal s = 'redis.call' .. [[redis.pcall]]\nlocal t = {redis = {call = tostring}}\n" +
+		"local x = redis.call('GET', redis.call('GET', KEYS[1])) t.redis.call()\n" +
+		"  \tredis.pcall('SET', KEYS[1], --[[ redis.call ]] 'v')\n"
+	var got []string
+	for _, o := range siteOffsets(code) {
+		if !strings.HasPrefix(code[o.at:], "redis.") {
+			t.Fatalf("offset %d is not at redis: %q", o.at, code[o.at:])
+		}
+		got = append(got, code[o.at:o.at+strings.IndexByte(code[o.at:], '(')])
+	}
+	if strings.Join(got, " ") != "redis.call redis.call redis.pcall" {
+		t.Fatalf("sites %q", got)
+	}
+	an := analyze(code)
+	if len(an.sites) != 3 {
+		t.Fatalf("analyze found %d sites, want 3", len(an.sites))
+	}
+}
