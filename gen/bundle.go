@@ -343,8 +343,8 @@ func (l *Library) libraryCode() (string, error) {
 			return "", err
 		}
 		if s.Has(script.Transactional) && prelude.Needed(body) {
-			transactional = true
 			body = prelude.Run(body)
+			transactional = transactional || prelude.Declared(body)
 		}
 		fn := l.FunctionName(s)
 		fmt.Fprintf(&b, "\n-- %s\nlocal function %s(KEYS, ARGV)\n%send\n", s.Name, fn, body)

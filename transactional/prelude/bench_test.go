@@ -148,7 +148,7 @@ func load(b *testing.B, ctx context.Context, c *redis.Client, mode, body string,
 		fnBody = Run(body)
 	}
 	code := "local function f(KEYS, ARGV)\n" + fnBody + "end\nredis.register_function('f', f)\n"
-	if wrap {
+	if wrap && Declared(fnBody) {
 		code = Declare(code) + code
 	}
 	if err := c.FunctionLoadReplace(ctx, "#!lua name=bench\n"+code).Err(); err != nil {

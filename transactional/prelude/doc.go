@@ -64,6 +64,23 @@
 // redis-server with random scripts and arguments: every failed run of a
 // script said to need no runtime leaves the keyspace as it was.
 //
+// # The inline journal
+//
+// The same pass finds hash reads whose reply a local keeps untouched
+// (`local state = redis.call('HMGET', KEYS[1], 'l', 't')`, made before
+// any write of the run) and hash writes of those fields on that key. When
+// every write that is not final is such a write, Wrap needs neither proxy
+// nor dispatch: it wraps those calls as __scriptgen_h(redis.call(...),
+// KEYS[1], 'l', state[1], 't', state[2]), which logs the fields' values
+// from before the run once the write succeeded, and run puts them back
+// (HSET, or HDEL for a field that was absent) if the body raises. Undos
+// are applied newest first, so the oldest one for a field, the value
+// before the run, is what stays, whatever other writes came between. This
+// is token_bucket's and credits' case: HMGET, HSET, then a final PEXPIRE.
+// The engine runs this text as the Lua it is. TestPropertyInline checks it
+// on redis-server against the plain script, as TestPropertyRollback does
+// the runtime.
+//
 // Which arguments are keys of a write comes from Redis 7.0.15's command
 // table (package internal/commands) for the commands the code names in
 // string literals; only the handlers of those commands are rendered into

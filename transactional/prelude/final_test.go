@@ -8,16 +8,16 @@ import (
 )
 
 func TestDirectFinalWrites(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "lua", "ratelimit", "token_bucket.lua"))
+	src, err := os.ReadFile(filepath.Join("..", "..", "lua", "ratelimit", "concurrency.lua"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	wrapped := Wrap(string(src))
-	// The DEL and the PEXPIRE are the last things that can fail in their
-	// runs; the HSET is followed by the PEXPIRE.
-	for _, want := range []string{rawName + ".call('DEL', KEYS[1])", rawName + ".call('PEXPIRE', KEYS[1], reset)", "redis.call('HSET', KEYS[1]"} {
+	// The PEXPIRE is the last thing that can fail in its run (ZCARD
+	// replies with an integer); the ZADD is followed by ZCARD.
+	for _, want := range []string{rawName + ".call('PEXPIRE', key, reset)", "redis.call('ZADD', key"} {
 		if !strings.Contains(wrapped, want) {
-			t.Errorf("wrapped token_bucket lacks %q", want)
+			t.Errorf("wrapped concurrency lacks %q", want)
 		}
 	}
 	if strings.Contains(wrapped, "redis.call('PEXPIRE'") {

@@ -1,8 +1,10 @@
 package prelude
 
 import (
+	"fmt"
 	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/yuin/gopher-lua/ast"
@@ -47,6 +49,10 @@ type analysis struct {
 	needed bool
 	sites  []*ast.FuncCallExpr
 	final  map[*ast.FuncCallExpr]bool
+	// plans: when every write that is not final has one (and the script
+	// never switches to RESP3), the script needs no runtime but the undo
+	// of those writes (see Wrap).
+	plans map[*ast.FuncCallExpr]*plan
 }
 
 func analyze(code string) analysis {
@@ -54,7 +60,8 @@ func analyze(code string) analysis {
 	if err != nil {
 		return analysis{needed: true} // Redis will report it; the runtime changes nothing
 	}
-	a := &analyzer{volatile: map[string]bool{}, assigned: map[string]bool{}, writes: map[*ast.FuncCallExpr]bool{}}
+	a := &analyzer{volatile: map[string]bool{}, assigned: map[string]bool{}, writes: map[*ast.FuncCallExpr]bool{},
+		escapes: map[string]bool{}, plans: map[*ast.FuncCallExpr]*plan{}}
 	a.scan(chunk, newNames(nil), nil, false)
 	if a.giveUp {
 		return analysis{needed: true}
@@ -66,14 +73,23 @@ func analyze(code string) analysis {
 	if a.giveUp {
 		return analysis{needed: true}
 	}
-	out := analysis{sites: a.sites, final: map[*ast.FuncCallExpr]bool{}}
+	out := analysis{sites: a.sites, final: map[*ast.FuncCallExpr]bool{}, plans: map[*ast.FuncCallExpr]*plan{}}
+	planned := !a.setresp
 	for w, nested := range a.writes {
 		switch {
 		case nested || a.refuted[w]:
 			out.needed = true
+			if p := a.plans[w]; p != nil && a.opened[w] {
+				out.plans[w] = p
+			} else {
+				planned = false
+			}
 		case a.opened[w]:
 			out.final[w] = true
 		}
+	}
+	if !planned {
+		out.plans = nil
 	}
 	return out
 }
@@ -129,9 +145,12 @@ type analyzer struct {
 	volatile map[string]bool // assigned inside a function that does not declare them
 	assigned map[string]bool // assigned by some assignment statement
 	writes   map[*ast.FuncCallExpr]bool
-	refuted  map[*ast.FuncCallExpr]bool // writes something may fail after
-	opened   map[*ast.FuncCallExpr]bool // writes the main chunk's flow ran
-	sites    []*ast.FuncCallExpr        // redis.call and redis.pcall, in source order
+	refuted  map[*ast.FuncCallExpr]bool  // writes something may fail after
+	opened   map[*ast.FuncCallExpr]bool  // writes the main chunk's flow ran
+	escapes  map[string]bool             // names whose value is handed on or changed in place
+	setresp  bool                        // the script calls redis.setresp
+	plans    map[*ast.FuncCallExpr]*plan // writes whose undo the script's own read gives
+	sites    []*ast.FuncCallExpr         // redis.call and redis.pcall, in source order
 	depth    int
 	frame    *frame // the local function being followed, if any
 }
@@ -180,6 +199,11 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 					a.volatile[id.Value] = true
 				}
 				continue
+			}
+			if attr, ok := l.(*ast.AttrGetExpr); ok {
+				if id, ok := attr.Object.(*ast.IdentExpr); ok {
+					a.escapes[id.Value] = true // t[k] = v changes t
+				}
 			}
 			a.scanExpr(l, sc, declared, nested)
 		}
@@ -243,15 +267,14 @@ func (a *analyzer) scanExprs(es []ast.Expr, sc *names, declared map[string]bool,
 func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nested bool) {
 	switch e := e.(type) {
 	case *ast.IdentExpr:
-		if !sc.has(e.Value) && (!globals[e.Value] || e.Value == "redis") {
-			a.giveUp = true // an unknown global, or redis as a value
-		}
+		a.scanName(e, sc)
+		a.escapes[e.Value] = true // its value goes where it may be changed
 	case *ast.AttrGetExpr:
 		if isRedis(e.Object, sc) {
 			a.giveUp = true // redis.call as a value: the flow sees only calls
 			return
 		}
-		a.scanExpr(e.Object, sc, declared, nested)
+		a.scanOperand(e.Object, sc, declared, nested)
 		a.scanExpr(e.Key, sc, declared, nested)
 	case *ast.TableExpr:
 		for _, f := range e.Fields {
@@ -266,6 +289,9 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 			if !ok {
 				a.giveUp = true
 				return
+			}
+			if key.Value == "setresp" {
+				a.setresp = true
 			}
 			if key.Value == "call" || key.Value == "pcall" {
 				// Before the arguments: source order.
@@ -284,9 +310,11 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 		}
 		a.scanExprs(e.Args, sc, declared, nested)
 	case *ast.LogicalOpExpr:
-		a.scanExprs([]ast.Expr{e.Lhs, e.Rhs}, sc, declared, nested)
+		a.scanOperand(e.Lhs, sc, declared, nested)
+		a.scanOperand(e.Rhs, sc, declared, nested)
 	case *ast.RelationalOpExpr:
-		a.scanExprs([]ast.Expr{e.Lhs, e.Rhs}, sc, declared, nested)
+		a.scanOperand(e.Lhs, sc, declared, nested)
+		a.scanOperand(e.Rhs, sc, declared, nested)
 	case *ast.StringConcatOpExpr:
 		a.scanExprs([]ast.Expr{e.Lhs, e.Rhs}, sc, declared, nested)
 	case *ast.ArithmeticOpExpr:
@@ -294,9 +322,9 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 	case *ast.UnaryMinusOpExpr:
 		a.scanExpr(e.Expr, sc, declared, nested)
 	case *ast.UnaryNotOpExpr:
-		a.scanExpr(e.Expr, sc, declared, nested)
+		a.scanOperand(e.Expr, sc, declared, nested)
 	case *ast.UnaryLenOpExpr:
-		a.scanExpr(e.Expr, sc, declared, nested)
+		a.scanOperand(e.Expr, sc, declared, nested)
 	case *ast.FunctionExpr:
 		inner := newNames(sc)
 		own := map[string]bool{}
@@ -304,6 +332,23 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 		collectDeclared(e.Stmts, own)
 		a.scan(e.Stmts, inner, own, true)
 	}
+}
+
+// scanName checks that a name is a local or a global a script may read.
+func (a *analyzer) scanName(e *ast.IdentExpr, sc *names) {
+	if !sc.has(e.Value) && (!globals[e.Value] || e.Value == "redis") {
+		a.giveUp = true // an unknown global, or redis as a value
+	}
+}
+
+// scanOperand scans an expression whose value is only looked at (indexed,
+// compared, tested), not handed on.
+func (a *analyzer) scanOperand(e ast.Expr, sc *names, declared map[string]bool, nested bool) {
+	if id, ok := e.(*ast.IdentExpr); ok {
+		a.scanName(id, sc)
+		return
+	}
+	a.scanExpr(e, sc, declared, nested)
 }
 
 // collectDeclared adds the names declared anywhere in stmts.
@@ -378,6 +423,24 @@ type local struct {
 	name    string
 	fn      *ast.FunctionExpr
 	fnScope *scope
+	read    *read // the local holds this read's reply
+}
+
+// read is a local set to the reply of HMGET or HGET of KEYS[key], made
+// before any write of the run: the values of those fields before the run.
+type read struct {
+	key    string
+	fields []string // HGET: one, the reply itself
+	hget   bool
+}
+
+// plan is how a hash write's undo is found without a read of its own: the
+// fields' values before the run, from the script's own read held by local.
+type plan struct {
+	key   string
+	local string
+	refs  []string // per field written: Lua for its old value
+	names []string // the fields, as Lua string literals
 }
 
 type scope struct {
@@ -399,13 +462,14 @@ func (s *scope) lookup(name string) *local {
 // that nothing has been seen to possibly fail after (open), and whether the
 // point is reachable at all.
 type state struct {
-	env  map[*local]typ
-	open map[*ast.FuncCallExpr]bool
-	dead bool
+	env   map[*local]typ
+	open  map[*ast.FuncCallExpr]bool
+	dead  bool
+	wrote bool // a write may have run
 }
 
 func (s *state) clone() *state {
-	c := &state{env: make(map[*local]typ, len(s.env)), open: make(map[*ast.FuncCallExpr]bool, len(s.open)), dead: s.dead}
+	c := &state{env: make(map[*local]typ, len(s.env)), open: make(map[*ast.FuncCallExpr]bool, len(s.open)), dead: s.dead, wrote: s.wrote}
 	for k, v := range s.env {
 		c.env[k] = v
 	}
@@ -434,12 +498,14 @@ func (a *state) join(b *state) {
 	for k := range b.open {
 		a.open[k] = true
 	}
+	a.wrote = a.wrote || b.wrote
 }
 
 // frame follows a call into a local function: whether something in it may
 // fail, and what it returns.
 type frame struct {
 	raises bool
+	wrote  bool
 	rets   typ
 }
 
@@ -499,6 +565,9 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 			l := &local{name: n}
 			sc.vars[n] = l
 			st.env[l] = ts[i]
+			if len(s.Names) == 1 && len(s.Exprs) == 1 && !st.wrote && a.frame == nil {
+				l.read = hashRead(s.Exprs[0])
+			}
 			if i < len(s.Exprs) {
 				if f, ok := s.Exprs[i].(*ast.FunctionExpr); ok && !a.assigned[n] {
 					// The body sees the names declared so far (and, for
@@ -651,7 +720,7 @@ func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) 
 }
 
 func sameEnv(a, b *state) bool {
-	if a.dead != b.dead || len(a.env) != len(b.env) {
+	if a.dead != b.dead || a.wrote != b.wrote || len(a.env) != len(b.env) {
 		return false
 	}
 	for k, v := range a.env {
@@ -991,6 +1060,7 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 		a.expr(e.Receiver, st, sc)
 		a.exprList(e.Args, len(e.Args), st, sc)
 		a.mayFail(st)
+		a.wrote(st)
 		return tAny
 	}
 	// redis.call and its kin.
@@ -1022,6 +1092,8 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 					if a.frame == nil {
 						a.opened[e] = true
 					}
+					a.planWrite(e, key.Value, st, sc)
+					a.wrote(st)
 				}
 				return ty
 			case obj.Value == "math" && key != nil && mathFns[key.Value]:
@@ -1037,6 +1109,9 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 				return tNum
 			}
 			a.mayFail(st)
+			if obj.Value != "math" && obj.Value != "string" {
+				a.wrote(st) // table.sort and cjson may call back into the script
+			}
 			return tAny
 		}
 	}
@@ -1058,6 +1133,7 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 			if id.Value == "error" {
 				st.dead = true
 			}
+			a.wrote(st) // pcall and xpcall run what they are given
 			return tAny
 		}
 		if l.fn != nil && !a.volatile[l.name] {
@@ -1068,7 +1144,140 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 		a.exprList(e.Args, len(e.Args), st, sc)
 	}
 	a.mayFail(st)
+	a.wrote(st)
 	return tAny
+}
+
+// wrote records that a write may have run at st.
+func (a *analyzer) wrote(st *state) {
+	st.wrote = true
+	if a.frame != nil {
+		a.frame.wrote = true
+	}
+}
+
+// hashRead: e is redis.call of HMGET or HGET on KEYS[n] of literal
+// fields.
+func hashRead(e ast.Expr) *read {
+	call, ok := e.(*ast.FuncCallExpr)
+	if !ok || !isRedisCall(call, "call") || len(call.Args) < 3 {
+		return nil
+	}
+	cmd, ok := call.Args[0].(*ast.StringExpr)
+	if !ok {
+		return nil
+	}
+	r := &read{key: keyRef(call.Args[1])}
+	switch strings.ToUpper(cmd.Value) {
+	case "HMGET":
+	case "HGET":
+		r.hget = true
+		if len(call.Args) != 3 {
+			return nil
+		}
+	default:
+		return nil
+	}
+	for _, f := range call.Args[2:] {
+		lit, ok := f.(*ast.StringExpr)
+		if !ok || !plainLiteral.MatchString(lit.Value) {
+			return nil
+		}
+		r.fields = append(r.fields, lit.Value)
+	}
+	if r.key == "" {
+		return nil
+	}
+	return r
+}
+
+var plainLiteral = regexp.MustCompile(`^[A-Za-z0-9_:.{}-]+$`)
+
+// keyRef is "KEYS[n]" for that expression with n a literal integer, else "".
+func keyRef(e ast.Expr) string {
+	attr, ok := e.(*ast.AttrGetExpr)
+	if !ok {
+		return ""
+	}
+	id, ok := attr.Object.(*ast.IdentExpr)
+	n, isNum := attr.Key.(*ast.NumberExpr)
+	if !ok || id.Value != "KEYS" || !isNum || !regexp.MustCompile(`^[1-9][0-9]*$`).MatchString(n.Value) {
+		return ""
+	}
+	return "KEYS[" + n.Value + "]"
+}
+
+func isRedisCall(e *ast.FuncCallExpr, fn string) bool {
+	attr, ok := e.Func.(*ast.AttrGetExpr)
+	if !ok {
+		return false
+	}
+	id, ok := attr.Object.(*ast.IdentExpr)
+	key, isStr := attr.Key.(*ast.StringExpr)
+	return ok && isStr && id.Value == "redis" && key.Value == fn
+}
+
+// planWrite finds, for a hash write HSET or HMSET of literal fields on
+// KEYS[n], a local in scope holding a read of those fields made before any
+// write: its undo is then known without a read. Every visit of a site must
+// find the same plan (loops are visited more than once); one that does not
+// has none.
+func (a *analyzer) planWrite(e *ast.FuncCallExpr, fn string, st *state, sc *scope) {
+	p := a.findPlan(e, fn, sc)
+	if old, seen := a.plans[e]; seen && (old == nil || p == nil || old.local != p.local || strings.Join(old.refs, ",") != strings.Join(p.refs, ",")) {
+		p = nil
+	}
+	if a.frame != nil {
+		p = nil
+	}
+	a.plans[e] = p
+}
+
+func (a *analyzer) findPlan(e *ast.FuncCallExpr, fn string, sc *scope) *plan {
+	cmd, ok := e.Args[0].(*ast.StringExpr)
+	if fn != "call" || !ok || len(e.Args) < 4 || len(e.Args)%2 != 0 || lastMulti(e.Args) {
+		return nil
+	}
+	if c := strings.ToUpper(cmd.Value); c != "HSET" && c != "HMSET" {
+		return nil
+	}
+	key := keyRef(e.Args[1])
+	if key == "" || a.escapes["KEYS"] {
+		return nil
+	}
+	var fields []string
+	for i := 2; i < len(e.Args); i += 2 {
+		lit, ok := e.Args[i].(*ast.StringExpr)
+		if !ok || !plainLiteral.MatchString(lit.Value) {
+			return nil
+		}
+		fields = append(fields, lit.Value)
+	}
+	for c := sc; c != nil; c = c.parent {
+	candidates:
+		for _, name := range slices.Sorted(maps.Keys(c.vars)) {
+			l := c.vars[name]
+			r := l.read
+			if r == nil || r.key != key || a.escapes[name] || a.assigned[name] || a.volatile[name] || sc.lookup(name) != l {
+				continue
+			}
+			p := &plan{key: key, local: name}
+			for _, f := range fields {
+				i := slices.Index(r.fields, f)
+				if i < 0 {
+					continue candidates
+				}
+				ref := fmt.Sprintf("%s[%d]", name, i+1)
+				if r.hget {
+					ref = name
+				}
+				p.refs = append(p.refs, ref)
+				p.names = append(p.names, "'"+f+"'")
+			}
+			return p
+		}
+	}
+	return nil
 }
 
 // follow analyzes a call of the script's own local function with these
@@ -1106,6 +1315,9 @@ func (a *analyzer) follow(l *local, argExprs []ast.Expr, args []typ, st *state) 
 	}
 	if fr.raises {
 		a.mayFail(st)
+	}
+	if fr.wrote {
+		a.wrote(st)
 	}
 	if fr.rets == 0 {
 		return tNil

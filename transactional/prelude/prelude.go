@@ -24,8 +24,16 @@ const runName = "__scriptgen_run"
 //
 // Writes that are the last thing of their run that can fail (see Needed)
 // call Redis directly: they need no undo.
+//
+// When every write that is not final is a hash write of fields the script
+// read before its first write, no runtime is needed but the log of those
+// fields' undos (see inline): the script sees Redis's own redis.
 func Wrap(src string) string {
-	return declare(src, evalProxy, "redis") + " " + runPrefix + withNewline(direct(src, analyze(src))) + runSuffix
+	an := analyze(src)
+	if text, ok := inline(src, an); ok {
+		return text
+	}
+	return declare(src, evalProxy, "redis") + " " + runPrefix + withNewline(direct(src, an)) + runSuffix
 }
 
 // Declare returns the line that a Functions library puts before its helpers
@@ -77,9 +85,20 @@ var libraryProxy = func() string {
 
 // Run wraps the body of one function of a library that starts with Declare:
 // the body runs under the journal, and is rolled back if it raises.
+//
+// A body that the inline journal covers (see Wrap) carries it itself and
+// needs no Declare: Declared tells.
 func Run(body string) string {
-	return runPrefix + withNewline(direct(body, analyze(body))) + runSuffix
+	an := analyze(body)
+	if text, ok := inline(body, an); ok {
+		return text
+	}
+	return runPrefix + withNewline(direct(body, an)) + runSuffix
 }
+
+// Declared reports whether run, what Run returned, needs the library to
+// start with Declare.
+func Declared(run string) bool { return !strings.HasPrefix(run, inlineHead) }
 
 const (
 	runPrefix = "return " + runName + "(function(...) "

@@ -1,0 +1,187 @@
+package prelude
+
+import (
+	"flag"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestInlineLimiters(t *testing.T) {
+	for name, want := range map[string]string{
+		"token_bucket": inlineName + "(redis.call('HSET', KEYS[1], 'l', level, 't', last), KEYS[1], 'l', state[1], 't', state[2])",
+		"credits":      inlineName + "(redis.call('HSET', KEYS[1], 's', start, 'u', used), KEYS[1], 's', state[1], 'u', state[2])",
+	} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "lua", "ratelimit", name+".lua"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := Wrap(string(src))
+		if !strings.HasPrefix(w, inlineHead) || !strings.Contains(w, want) {
+			t.Errorf("%s: not under the inline journal as expected:\n%s", name, w)
+		}
+		if got, want := strings.Count(w, "\n"), strings.Count(string(src), "\n")+1; got != want {
+			t.Errorf("%s: %d lines, want %d", name, got, want)
+		}
+	}
+}
+
+func TestInlinePlans(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		inline bool
+		src    string
+	}{
+		{"read then write", true, "local h = redis.call('HMGET', KEYS[1], 'a', 'b') redis.call('HSET', KEYS[1], 'a', 1) redis.call('HSET', KEYS[1], 'b', 2) return 1"},
+		{"HGET", true, "local v = redis.call('HGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', 1) return redis.call('GET', KEYS[2])"},
+		{"field not read", false, "local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', 1, 'c', 2) return redis.call('GET', KEYS[2])"},
+		{"other key", false, "local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[2], 'a', 1) return redis.call('GET', KEYS[2])"},
+		{"read after a write", false, "redis.call('SET', KEYS[2], 1) local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', 1) return redis.call('GET', KEYS[2])"},
+		{"reply changed", false, "local h = redis.call('HMGET', KEYS[1], 'a') h[1] = 'x' redis.call('HSET', KEYS[1], 'a', 1) return redis.call('GET', KEYS[2])"},
+		{"reply handed on", false, "local h = redis.call('HMGET', KEYS[1], 'a') table.remove(h) redis.call('HSET', KEYS[1], 'a', 1) return redis.call('GET', KEYS[2])"},
+		{"reply reassigned", false, "local h = redis.call('HMGET', KEYS[1], 'a') if ARGV[1] then h = {} end redis.call('HSET', KEYS[1], 'a', 1) return redis.call('GET', KEYS[2])"},
+		{"another write not planned", false, "local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', 1) redis.call('DEL', KEYS[3]) return redis.call('GET', KEYS[2])"},
+		{"a final write besides", true, "local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', 1) redis.call('DEL', KEYS[3]) return 1"},
+		{"KEYS changed", false, "local h = redis.call('HMGET', KEYS[1], 'a') KEYS[1] = 'x' redis.call('HSET', KEYS[1], 'a', 1) return redis.call('GET', KEYS[2])"},
+		{"RESP3", false, "redis.setresp(3) local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', 1) return redis.call('GET', KEYS[2])"},
+		{"in a function", false, "local h = redis.call('HMGET', KEYS[1], 'a') local function w() redis.call('HSET', KEYS[1], 'a', 1) end w() return redis.call('GET', KEYS[2])"},
+		{"in a loop", true, "local h = redis.call('HMGET', KEYS[1], 'a') for i = 1, 3 do redis.call('HSET', KEYS[1], 'a', i) end return 1"},
+		{"read in the loop", false, "for i = 1, 3 do local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', i) end return 1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := strings.HasPrefix(Wrap(c.src), inlineHead); got != c.inline {
+				t.Errorf("inline = %v, want %v:\n%s", got, c.inline, Wrap(c.src))
+			}
+		})
+	}
+}
+
+// TestPropertyInline runs random scripts that read hash fields into locals
+// and then write them (with other writes and failures mixed in) on a real
+// redis-server, wrapped and as is, as TestPropertyRollback does: a failed
+// wrapped run leaves the keyspace as it was, a successful one as the plain
+// run leaves it. Enough of the scripts must run under the inline journal.
+var inlineRuns = flag.Int("inline.runs", 1500, "random scripts TestPropertyInline runs on redis-server")
+
+func TestPropertyInline(t *testing.T) {
+	ctx, c := start(t)
+	r := rand.New(rand.NewSource(*propSeed))
+	keys := []string{"{i}1", "{i}2", "{i}3"}
+	fields := []string{"a", "b", "c"}
+	deadline := time.Now().Add(time.Minute)
+	runs, inlined, rolledBack := 0, 0, 0
+	for ; runs < *inlineRuns && time.Now().Before(deadline); runs++ {
+		var b strings.Builder
+		for k := 1; k <= 2; k++ {
+			if r.Intn(3) > 0 {
+				fmt.Fprintf(&b, "local h%d = redis.call('HMGET', KEYS[%d], 'a', 'b', 'c')\n", k, k)
+			}
+		}
+		if r.Intn(3) == 0 {
+			b.WriteString("local g = redis.call('HGET', KEYS[2], 'b')\n")
+		}
+		for i := 1 + r.Intn(5); i > 0; i-- {
+			switch r.Intn(9) {
+			case 0:
+				b.WriteString("if ARGV[1] == 'fail' then error('injected') end\n")
+			case 1:
+				b.WriteString("redis.call('INCR', KEYS[3])\n") // WRONGTYPE on a hash: a failure
+			case 2:
+				fmt.Fprintf(&b, "redis.call('PEXPIREAT', KEYS[%d], 4102444800%03d)\n", 1+r.Intn(3), r.Intn(1000))
+			case 3:
+				b.WriteString("for i = 1, 2 do redis.call('HSET', KEYS[1], 'c', i) end\n")
+			default:
+				k := 1 + r.Intn(2)
+				f := fields[r.Intn(3)]
+				fmt.Fprintf(&b, "redis.call('HSET', KEYS[%d], '%s', '%d')\n", k, f, r.Intn(9))
+				if r.Intn(3) == 0 {
+					fmt.Fprintf(&b, "redis.call('HMSET', KEYS[%d], 'a', 'x', 'b', 'y')\n", k)
+				}
+			}
+		}
+		if r.Intn(2) == 0 {
+			b.WriteString("if ARGV[1] == 'late' then error('late') end\n")
+		}
+		b.WriteString("return 'ok'\n")
+		body := b.String()
+		wrapped := Wrap(body)
+		isInline := strings.HasPrefix(wrapped, inlineHead)
+		if isInline {
+			inlined++
+		}
+		var state [][]any
+		for i, k := range keys {
+			switch r.Intn(4) {
+			case 0:
+				state = append(state, []any{"HSET", k, "a", "1", "z", "keep"})
+			case 1:
+				state = append(state, []any{"HSET", k, "b", "2"}, []any{"PEXPIREAT", k, 4102444900000 + r.Intn(1000)})
+			case 2:
+				if i == 2 {
+					state = append(state, []any{"SET", k, "7"})
+				}
+			}
+		}
+		argv := []string{"", "fail", "late"}[r.Intn(3)]
+		// Every fourth script runs as a function of a library, with Run's
+		// text (and Declare only when Run needs it).
+		functions := runs%4 == 3
+		if functions {
+			tx := Run(body)
+			code := "local function tx(KEYS, ARGV)\n" + tx + "end\n" +
+				"local function plain(KEYS, ARGV)\n" + body + "end\n" +
+				"redis.register_function('tx', tx) redis.register_function('plain', plain)\n"
+			if Declared(tx) {
+				code = Declare(code) + code
+			}
+			if err := c.FunctionLoadReplace(ctx, "#!lua name=i\n"+code).Err(); err != nil {
+				t.Fatalf("run %d: FUNCTION LOAD: %v", runs, err)
+			}
+		}
+		call := func(tx bool) (any, error) {
+			switch {
+			case functions && tx:
+				return c.FCall(ctx, "tx", keys, argv).Result()
+			case functions:
+				return c.FCall(ctx, "plain", keys, argv).Result()
+			case tx:
+				return c.Eval(ctx, wrapped, keys, argv).Result()
+			}
+			return c.Eval(ctx, body, keys, argv).Result()
+		}
+		c.FlushAll(ctx)
+		apply(t, ctx, c, state)
+		before := describe(t, ctx, c, keys)
+		got, err := call(true)
+		after := describe(t, ctx, c, keys)
+		c.FlushAll(ctx)
+		apply(t, ctx, c, state)
+		want, errPlain := call(false)
+		plain := describe(t, ctx, c, keys)
+		e, ePlain := errText(err), errText(errPlain)
+		if functions {
+			e, ePlain = functionLine.ReplaceAllString(e, "user_function:N:"), functionLine.ReplaceAllString(ePlain, "user_function:N:")
+		}
+		if e != ePlain || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("run %d: wrapped %v, %v; plain %v, %v\nscript:\n%s", runs, got, err, want, errPlain, body)
+		}
+		if err != nil {
+			if after != before {
+				t.Fatalf("run %d: failed with %v but the keyspace changed:\n%s\nbefore:\n%s\nscript:\n%s", runs, err, after, before, body)
+			}
+			if plain != before && isInline {
+				rolledBack++
+			}
+		} else if after != plain {
+			t.Fatalf("run %d: succeeded but left\n%s\nwhere the plain script leaves\n%s\nscript:\n%s", runs, after, plain, body)
+		}
+	}
+	t.Logf("%d scripts, %d under the inline journal, %d of their failed runs rolled back what the plain run left half done", runs, inlined, rolledBack)
+	if inlined < runs/5 || rolledBack < runs/30 {
+		t.Fatalf("the generator no longer exercises the inline journal: %d inlined, %d rolled back of %d", inlined, rolledBack, runs)
+	}
+}
