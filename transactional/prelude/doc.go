@@ -120,64 +120,59 @@
 // writing path, plain on one redis-server 7.0.15 and, on another, as the
 // bundler ships it transactional (-prelude.always: wrapped even when not
 // Needed), calls interleaved; an error reply fails it. Ratio shipped/plain,
-// median of 3 runs on a shared 2-core EPYC, EVALSHA / FCALL, before and
-// after final writes went straight to Redis and unneeded runtimes were
-// dropped:
+// median of 5 runs on a shared 2-core EPYC, EVALSHA / FCALL, with the
+// runtime for every script (before Needed) and now:
 //
-//	token_bucket   1.77 / 1.56  →  1.57 / 1.39
-//	gcra           1.61 / 1.33  →  0.99 / 0.95  unwrapped
-//	cl_throttle    1.58 / 1.45  →  0.98 / 0.94  unwrapped
-//	credits        1.72 / 1.59  →  1.67 / 1.41
-//	concurrency    1.71 / 1.63  →  1.59 / 1.51
-//	window         1.69 / 1.62  →  1.80 / 1.54
-//	log            1.49 / 1.44  →  1.68 / 1.45
-//	gate           2.42 / 1.77  →  1.17 / 1.01  unwrapped
-//	queue          5.37 / 4.22  →  1.10 / 1.00  unwrapped
-//	queue/drained  3.19 / 2.50  →  0.88 / 1.02  unwrapped
+//	token_bucket   1.77 / 1.56  →  1.15 / 1.19  inline journal
+//	credits        1.72 / 1.59  →  1.14 / 1.19  inline journal
+//	gcra           1.61 / 1.33  →  1.03 / 1.05  unwrapped
+//	cl_throttle    1.58 / 1.45  →  0.99 / 1.05  unwrapped
+//	gate           2.42 / 1.77  →  1.09 / 0.99  unwrapped
+//	queue          5.37 / 4.22  →  1.14 / 1.10  unwrapped
+//	queue/drained  3.19 / 2.50  →  1.03 / 0.98  unwrapped
+//	concurrency    1.71 / 1.63  →  1.71 / 1.55  runtime, final PEXPIRE direct
+//	window         1.69 / 1.62  →  1.61 / 1.51  runtime
+//	log            1.49 / 1.44  →  1.56 / 1.41  runtime
 //
 // The unwrapped rows run the same text on both servers: their spread
-// (0.88 to 1.17) is this machine's noise, and so are the moves of window
-// and log, whose texts did not change (their writes are in loops).
+// (0.98 to 1.14) is this machine's noise. Instructions are not noisy.
+// Counted with callgrind (redis-server under valgrind, 2,000 EVALSHA
+// calls, ECHO's cost per call taken off), thousands of instructions per
+// call, plain → wrapped: the first runtime, after its rework (handlers per
+// command family, one spelling per command in W, the journal's tables made
+// at the first write), and as shipped now:
 //
-// Server time on a shared machine is noisy; instructions are not. Counted
-// with callgrind (redis-server under valgrind, 2,000 EVALSHA calls, ECHO's
-// cost per call taken off), thousands of instructions per call, plain →
-// wrapped: first runtime, after the runtime's rework (handlers per command
-// family, one spelling per command in W, the journal's tables made at the
-// first write), and as shipped now:
-//
-//	token_bucket   81.6 → 173.4 (2.12), 151.4 (1.86), 139.3 (1.71)
-//	gcra           48.0 →  85.7 (1.79),  77.0 (1.61),  47.7 (1.00)
+//	token_bucket   81.6 → 173.4 (2.12), 151.4 (1.86),  92.1 (1.13)
+//	credits        72.6 → 162.1 (2.23), 140.6 (1.92),  84.0 (1.15)
+//	gcra           48.0 →  85.7 (1.79),  77.0 (1.61),  48.1 (1.01)
 //	cl_throttle    79.2 → 137.6 (1.74), 128.3 (1.61),  79.3 (1.00)
-//	credits        72.6 → 162.1 (2.23), 140.6 (1.92), 127.9 (1.76)
+//	gate           28.5 →  77.6 (2.73),  71.8 (2.49),  28.4 (0.99)
 //	concurrency    98.8 → 212.6 (2.15), 188.6 (1.90), 185.0 (1.87)
-//	window        144.7 → 303.9 (2.10), 257.5 (1.78), 260.7 (1.81)
-//	log           129.6 → 245.6 (1.90), 229.0 (1.75), 223.2 (1.73)
-//	gate           28.5 →  77.6 (2.73),  71.8 (2.49),  28.8 (1.00)
+//	window        144.7 → 303.9 (2.10), 257.5 (1.78), 260.8 (1.80)
+//	log           129.6 → 245.6 (1.90), 229.0 (1.75), 223.1 (1.73)
 //
-// The goal of 1.15× is reached by the four limiters whose writes are all
-// final, and not by the five others: a journal kept in Lua at call time
-// cannot reach it on them. Taking token_bucket apart (ablations of the
-// wrapped text, same count, before final writes went direct): the
-// declaration and the proxy's pass-through cost 30 k (under EVAL every
-// closure and table of the runtime is made again on each call, a closure
-// 400-700 instructions, a table about 600, and Redis 7 leaves a script
-// nowhere to keep them), the run and its dispatch 12.5 k, journaling the
-// HSET 10 k, the PEXPIRE 11 k (its PEXPIRETIME is a redis.call, about 7 k
-// like any; now gone, the PEXPIRE is final), remembering the HMGET 6 k. A
-// journal written by hand for this one script, which reuses the script's
-// own HMGET reply and needs no dispatch, costs 9 k (1.11×) with the
-// PEXPIRETIME, about 2 k without: reaching it needs the journal compiled
-// into each write's call site at bundle time instead of a runtime that
-// dispatches on the command. FCALL saves the declaration (made once per
-// FUNCTION LOAD), which is why the library form is the cheaper one for
-// transactional scripts. A queue that consumers drain has had deletions,
-// so an XADD is undone by XDEL and XSETID after one XINFO STREAM; one
-// never drained needs a DUMP of the whole stream (XSETID cannot set the
+// Where token_bucket's 10.5 k go under the inline journal (ablations of
+// the text, same count): the body as a function and its call 2.2 k, the
+// journal's functions 2.5 k, xpcall 3.2 k, logging the HSET's two fields
+// 1.8 k (a log table made with room for them; letting it grow cost 6.5 k).
+// Under the runtime it was 70 k: its declaration and the proxy's
+// pass-through 30 k (under EVAL every closure and table is made again on
+// each call, a closure 400-700 instructions, a table about 600, and Redis
+// 7 leaves a script nowhere to keep them), the run and its dispatch
+// 12.5 k, journaling the HSET 10 k, the PEXPIRE 11 k (its PEXPIRETIME is a
+// redis.call, about 7 k like any), remembering the HMGET 6 k.
+//
+// concurrency, window and log keep the runtime and stay above 1.15×: they
+// remove sorted-set members by score (ZREMRANGEBYSCORE), whose undo needs
+// a read the script does not make, or write in loops over KEYS, and every
+// written key's expiry needs a PEXPIRETIME (about 7 k, 5-7% of them) unless
+// its PEXPIRE is final. FCALL saves the runtime's declaration (made once
+// per FUNCTION LOAD). A queue that consumers drain has had deletions, so
+// an XADD is undone by XDEL and XSETID after one XINFO STREAM; one never
+// drained needs a DUMP of the whole stream (XSETID cannot set the
 // max-deleted-entry-id back to 0-0); both matter only when the queue is
 // wrapped, which it no longer is.
 //
 // The benchmark also reports extra-calls, the commands the journal adds
-// per call: token_bucket, cl_throttle, credits, gcra, gate and queue 0,
-// concurrency and window 2, log 3.
+// per call: 0 for all but concurrency and window (2) and log (3).
 package prelude
