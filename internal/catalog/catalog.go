@@ -14,6 +14,7 @@ import (
 
 	"github.com/scriptgen/scriptgen/gen"
 	"github.com/scriptgen/scriptgen/internal/script"
+	"github.com/scriptgen/scriptgen/transactional/prelude"
 )
 
 // Header is the first line of a generated page; an HTML comment, so that
@@ -72,12 +73,12 @@ func Markdown(scripts []*script.Script, opt Options) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		section(&b, l, s, opt, d, gen.SHA1(src))
+		section(&b, l, s, opt, d, gen.SHA1(src), prelude.Journal(src))
 	}
 	return b.Bytes(), nil
 }
 
-func section(b *bytes.Buffer, l *gen.Library, s *script.Script, opt Options, d string, sha string) {
+func section(b *bytes.Buffer, l *gen.Library, s *script.Script, opt Options, d string, sha, journal string) {
 	fmt.Fprintf(b, "\n## %s\n\n", s.Name)
 	if s.Doc != "" {
 		b.WriteString(strings.ReplaceAll(s.Doc, "\n", " ") + "\n\n")
@@ -149,7 +150,7 @@ func section(b *bytes.Buffer, l *gen.Library, s *script.Script, opt Options, d s
 	if len(s.Flags) > 0 {
 		b.WriteString("\n### Flags\n\n")
 		for _, f := range s.Flags {
-			fmt.Fprintf(b, "- `%s`: %s\n", f, flagMeaning(f))
+			fmt.Fprintf(b, "- `%s`: %s\n", f, flagMeaning(f, journal))
 		}
 	}
 
@@ -231,12 +232,20 @@ func patternAdvice(s *script.Script) string {
 	return b.String()
 }
 
-func flagMeaning(f script.Flag) string {
+// flagMeaning explains f; journal is how the bundle undoes a
+// transactional script's writes (prelude.Journal).
+func flagMeaning(f script.Flag, journal string) string {
 	switch f {
 	case script.NoWrites:
 		return "read-only: runs as EVALSHA_RO / FCALL_RO and may run on replicas."
 	case script.Transactional:
-		return "all or nothing: on an error every write the script made is undone (the bundle carries the rollback prelude, unless each write is already the last thing its run can fail at)."
+		switch journal {
+		case "runtime":
+			return "all or nothing: on an error every write the script made is undone by the rollback runtime the bundle carries."
+		case "inline":
+			return "all or nothing: on an error the hash fields it wrote get back the values its own reads returned (an inline journal, no runtime)."
+		}
+		return "all or nothing as it stands: each write is the last thing its run can fail at, so the bundle is the script unchanged."
 	case script.AllowStale:
 		return "may run on a replica that lost its primary (stale data)."
 	case script.AllowOOM:

@@ -185,3 +185,18 @@ func TestPropertyInline(t *testing.T) {
 		t.Fatalf("the generator no longer exercises the inline journal: %d inlined, %d rolled back of %d", inlined, rolledBack, runs)
 	}
 }
+
+func TestJournal(t *testing.T) {
+	runtime := "redis.call('SET', KEYS[1], 1) redis.call('SET', KEYS[2], 2)"
+	inlined := "local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', 1) return redis.call('GET', KEYS[2])"
+	for src, want := range map[string]string{
+		Wrap(runtime): "runtime",
+		"#!lua flags=no-cluster\n" + Wrap(runtime): "runtime",
+		Wrap(inlined):                       "inline",
+		"return redis.call('GET', KEYS[1])": "",
+	} {
+		if got := Journal(src); got != want {
+			t.Errorf("Journal(%.60q) = %q, want %q", src, got, want)
+		}
+	}
+}

@@ -96,6 +96,24 @@ func Run(body string) string {
 	return runPrefix + withNewline(direct(body, an)) + runSuffix
 }
 
+// Journal names how src, an EVAL text as the bundler writes it (shebang
+// line allowed), undoes a transactional script's writes: "runtime" (Wrap's
+// runtime), "inline" (the inline journal) or "" (the script as is).
+func Journal(src string) string {
+	if strings.HasPrefix(src, "#!") {
+		if i := strings.IndexByte(src, '\n'); i >= 0 {
+			src = src[i+1:]
+		}
+	}
+	switch {
+	case strings.HasPrefix(src, declareHead):
+		return "runtime"
+	case strings.HasPrefix(src, inlineHead):
+		return "inline"
+	}
+	return ""
+}
+
 // Declared reports whether run, what Run returned, needs the library to
 // start with Declare.
 func Declared(run string) bool { return !strings.HasPrefix(run, inlineHead) }

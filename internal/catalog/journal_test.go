@@ -1,0 +1,43 @@
+package catalog
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/scriptgen/scriptgen/internal/script"
+)
+
+// TestTransactionalJournal: the page says how the bundle undoes each
+// transactional script's writes, as the bundler decides it: gcra as it
+// stands, token_bucket with the inline journal, concurrency with the
+// runtime.
+func TestTransactionalJournal(t *testing.T) {
+	scripts, errs, err := script.Load("../../lua/ratelimit")
+	if err != nil || len(errs) > 0 {
+		t.Fatalf("loading the library: %v %v", err, errs)
+	}
+	for _, s := range scripts {
+		s.Flags = append(s.Flags, script.Transactional)
+	}
+	page, err := Markdown(scripts, Options{Package: "ratelimit", Source: "lua/ratelimit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"gcra":         "all or nothing as it stands",
+		"token_bucket": "an inline journal, no runtime",
+		"concurrency":  "undone by the rollback runtime",
+	} {
+		i := strings.Index(string(page), "\n## "+name+"\n")
+		if i < 0 {
+			t.Fatalf("no section for %s", name)
+		}
+		sec := string(page[i+1:])
+		if j := strings.Index(sec[1:], "\n## "); j >= 0 {
+			sec = sec[:j+1]
+		}
+		if !strings.Contains(sec, want) {
+			t.Errorf("%s's section does not say %q", name, want)
+		}
+	}
+}
