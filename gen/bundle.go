@@ -232,9 +232,9 @@ func (l *Library) EvalSource(s *script.Script) (string, error) {
 	code.WriteString(body)
 	// A transactional script whose every write is the last thing that can
 	// fail is all-or-nothing as it stands: it runs unwrapped, at Redis's
-	// cost (prelude.Needed).
-	if s.Has(script.Transactional) && prelude.Needed(code.String()) {
-		b.WriteString(prelude.Wrap(code.String()))
+	// cost (prelude.Ship).
+	if s.Has(script.Transactional) {
+		b.WriteString(prelude.Ship(code.String()))
 	} else {
 		b.WriteString(code.String())
 	}
@@ -342,9 +342,10 @@ func (l *Library) libraryCode() (string, error) {
 		if err != nil {
 			return "", err
 		}
-		if s.Has(script.Transactional) && prelude.Needed(body) {
-			body = prelude.Run(body)
-			transactional = transactional || prelude.Declared(body)
+		if s.Has(script.Transactional) {
+			var declare bool
+			body, declare = prelude.ShipFunction(body)
+			transactional = transactional || declare
 		}
 		fn := l.FunctionName(s)
 		fmt.Fprintf(&b, "\n-- %s\nlocal function %s(KEYS, ARGV)\n%send\n", s.Name, fn, body)

@@ -1,10 +1,10 @@
 package lint
 
 import (
-	"strings"
-
 	"github.com/yuin/gopher-lua/ast"
 	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/scriptgen/scriptgen/internal/script"
 )
 
 // positions gives AST nodes the columns gopher-lua's AST lacks.
@@ -39,18 +39,7 @@ func newPositions(src string, chunk []ast.Stmt) *positions {
 }
 
 func (p *positions) lex(src string) {
-	sc := parse.NewScanner(strings.NewReader(src), "")
-	lx := &parse.Lexer{}
-	var toks []ast.Token
-	// A source that parsed lexes cleanly; the bound only guards the loop.
-	for range len(src) + 1 {
-		tok, err := sc.Scan(lx)
-		if err != nil || tok.Type == parse.EOF || tok.Type <= 0 {
-			break
-		}
-		lx.PrevTokenType = tok.Type
-		toks = append(toks, tok)
-	}
+	toks := script.Tokens(src)
 	var braces []int // the bracket each open bracket expects
 	for i, t := range toks {
 		var key string

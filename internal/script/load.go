@@ -127,6 +127,25 @@ func (s *Script) Chunk() ([]ast.Stmt, error) {
 	return ParseLua(s.Path, body)
 }
 
+// Tokens lexes Lua source text with gopher-lua's scanner, the reading
+// ParseLua parses, up to the end or the first error: for what needs the
+// columns gopher-lua's AST lacks.
+func Tokens(src string) []ast.Token {
+	sc := parse.NewScanner(strings.NewReader(src), "")
+	lx := &parse.Lexer{}
+	var toks []ast.Token
+	// A source that parsed lexes cleanly; the bound only guards the loop.
+	for range len(src) + 1 {
+		tok, err := sc.Scan(lx)
+		if err != nil || tok.Type == parse.EOF || tok.Type <= 0 {
+			break
+		}
+		lx.PrevTokenType = tok.Type
+		toks = append(toks, tok)
+	}
+	return toks
+}
+
 // ParseLua parses Lua source text (without a shebang) into gopher-lua's AST.
 func ParseLua(path, src string) ([]ast.Stmt, error) {
 	chunk, err := parse.Parse(strings.NewReader(src), path)

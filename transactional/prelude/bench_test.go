@@ -73,7 +73,7 @@ func BenchmarkServerTime(b *testing.B) {
 		for _, mode := range []string{"evalsha", "fcall"} {
 			b.Run(lc.name+"/"+mode, func(b *testing.B) {
 				callPlain := load(b, ctx, plain, mode, body, false)
-				callWrapped := load(b, ctx, wrapped, mode, body, *alwaysWrap || Needed(body))
+				callWrapped := load(b, ctx, wrapped, mode, body, true)
 				// The machine is shared: a round that was preempted only
 				// looks slower, so each server's best round of 100 calls
 				// is its cost.
@@ -124,16 +124,21 @@ func BenchmarkServerTime(b *testing.B) {
 	}
 }
 
-// load installs body on c, as a script or as a one-function library, and
-// returns the call. An error reply fails the benchmark: the arguments are
-// chosen to keep each limiter on its writing path, and an early refusal
-// (say, of an argument) would measure nothing of the journal.
+// load installs body on c, as a script or as a one-function library, as
+// the bundler ships it transactional when wrap is set (with the runtime
+// even when not needed under -prelude.always), and returns the call. An
+// error reply fails the benchmark: the arguments are chosen to keep each
+// limiter on its writing path, and an early refusal (say, of an argument)
+// would measure nothing of the journal.
 func load(b *testing.B, ctx context.Context, c *redis.Client, mode, body string, wrap bool) func(keys []string, args []any) error {
 	b.Helper()
 	if mode == "evalsha" {
 		src := body
-		if wrap {
+		switch {
+		case wrap && *alwaysWrap:
 			src = Wrap(body)
+		case wrap:
+			src = Ship(body)
 		}
 		sha, err := c.ScriptLoad(ctx, src).Result()
 		if err != nil {
@@ -143,12 +148,16 @@ func load(b *testing.B, ctx context.Context, c *redis.Client, mode, body string,
 			return c.EvalSha(ctx, sha, keys, args...).Err()
 		}
 	}
-	fnBody := body
-	if wrap {
+	fnBody, declare := body, false
+	switch {
+	case wrap && *alwaysWrap:
 		fnBody = Run(body)
+		declare = Declared(fnBody)
+	case wrap:
+		fnBody, declare = ShipFunction(body)
 	}
 	code := "local function f(KEYS, ARGV)\n" + fnBody + "end\nredis.register_function('f', f)\n"
-	if wrap && Declared(fnBody) {
+	if declare {
 		code = Declare(code) + code
 	}
 	if err := c.FunctionLoadReplace(ctx, "#!lua name=bench\n"+code).Err(); err != nil {

@@ -5,6 +5,8 @@ import (
 
 	"github.com/yuin/gopher-lua/ast"
 	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/scriptgen/scriptgen/internal/script"
 )
 
 // rawName is the third local the runtime's declaration makes: Redis's own
@@ -18,32 +20,53 @@ const rawName = "__scriptgen_raw"
 // costs nothing for it. Lines keep their numbers. Code that already names
 // the runtime's locals is returned as is.
 func direct(code string, an analysis) string {
-	if len(an.final) == 0 || strings.Contains(code, "__scriptgen_") {
+	if len(an.final) == 0 {
 		return code
+	}
+	out, ok := editSites(code, an, func(site *ast.FuncCallExpr, o offset) (string, int, bool) {
+		if !an.final[site] {
+			return "", 0, false
+		}
+		return rawName, o.at + len("redis"), true
+	})
+	if !ok {
+		return code
+	}
+	return out
+}
+
+// editSites replaces, for each redis.call site of an that edit picks, the
+// text from its `redis` to end with the replacement edit returns. It
+// fails, changing nothing, when code already names the runtime's locals or
+// gopher-lua's scanner and parser disagree on the sites.
+func editSites(code string, an analysis, edit func(*ast.FuncCallExpr, offset) (repl string, end int, picked bool)) (string, bool) {
+	if strings.Contains(code, "__scriptgen_") {
+		return "", false
 	}
 	offs := siteOffsets(code)
 	if len(offs) != len(an.sites) {
-		return code // the scanner and the parser disagree: change nothing
+		return "", false
 	}
 	var b strings.Builder
 	last := 0
 	for i, site := range an.sites {
-		if !an.final[site] {
+		o := offs[i]
+		repl, end, picked := edit(site, o)
+		if !picked {
 			continue
 		}
-		o := offs[i]
-		if o.line != site.Line() {
-			return code
+		if o.line != site.Line() || o.at < last || end < o.at {
+			return "", false
 		}
 		b.WriteString(code[last:o.at])
-		b.WriteString(rawName)
-		last = o.at + len("redis")
+		b.WriteString(repl)
+		last = end
 	}
 	b.WriteString(code[last:])
-	return b.String()
+	return b.String(), true
 }
 
-type offset struct{ at, line, end int } // end: the offset of the call's closing parenthesis, or -1
+type offset struct{ at, line, end int } // end: just past the call's closing parenthesis, or -1
 
 // siteOffsets finds, in source order, the byte offset and line of each
 // `redis` that starts a `redis.call` or `redis.pcall` (not a field
@@ -56,17 +79,8 @@ func siteOffsets(code string) []offset {
 			lineStart = append(lineStart, i+1)
 		}
 	}
-	sc := parse.NewScanner(strings.NewReader(code), "<script>")
-	lx := &parse.Lexer{}
-	var toks []ast.Token
-	for {
-		tok, err := sc.Scan(lx)
-		if err != nil || tok.Type < 0 {
-			break
-		}
-		lx.PrevTokenType = tok.Type
-		toks = append(toks, tok)
-	}
+	at := func(p ast.Position) int { return lineStart[p.Line] + p.Column - 1 }
+	toks := script.Tokens(code)
 	var out []offset
 	for i := 0; i+2 < len(toks); i++ {
 		t := toks[i]
@@ -80,7 +94,7 @@ func siteOffsets(code string) []offset {
 		if t.Pos.Line >= len(lineStart) {
 			return nil
 		}
-		o := offset{at: lineStart[t.Pos.Line] + t.Pos.Column - 1, line: t.Pos.Line, end: -1}
+		o := offset{at: at(t.Pos), line: t.Pos.Line, end: -1}
 		if i+3 < len(toks) && toks[i+3].Type == '(' {
 			depth := 0
 			for j := i + 3; j < len(toks); j++ {
@@ -92,7 +106,7 @@ func siteOffsets(code string) []offset {
 				}
 				if depth == 0 {
 					if p := toks[j].Pos; toks[j].Type == ')' && p.Line < len(lineStart) {
-						o.end = lineStart[p.Line] + p.Column - 1
+						o.end = at(p) + 1
 					}
 					break
 				}
@@ -137,26 +151,18 @@ const (
 // inline returns src under the inline journal, or false when its plans
 // cannot be applied to the text.
 func inline(src string, an analysis) (string, bool) {
-	if len(an.plans) == 0 || strings.Contains(src, "__scriptgen_") {
+	if len(an.plans) == 0 {
 		return "", false
 	}
-	offs := siteOffsets(src)
-	if len(offs) != len(an.sites) {
-		return "", false
-	}
-	var b strings.Builder
-	last := 0
-	for i, site := range an.sites {
+	out, ok := editSites(src, an, func(site *ast.FuncCallExpr, o offset) (string, int, bool) {
 		p := an.plans[site]
 		if p == nil {
-			continue
+			return "", 0, false
 		}
-		o := offs[i]
-		if o.line != site.Line() || o.end < 0 || o.at < last {
-			return "", false
+		if o.end < 0 {
+			return "", -1, true // no closing parenthesis found: editSites refuses
 		}
-		b.WriteString(src[last:o.at])
-		call := src[o.at : o.end+1]
+		call := src[o.at:o.end]
 		for j := 0; j < len(p.names); j += 4 {
 			call = inlineName + "(" + call + ", " + p.key
 			for k := j; k < min(j+4, len(p.names)); k++ {
@@ -164,9 +170,10 @@ func inline(src string, an analysis) (string, bool) {
 			}
 			call += ")"
 		}
-		b.WriteString(call)
-		last = o.end + 1
+		return call, o.end, true
+	})
+	if !ok {
+		return "", false
 	}
-	b.WriteString(src[last:])
-	return inlineLua + " " + runPrefix + withNewline(b.String()) + runSuffix, true
+	return inlineLua + " " + runPrefix + withNewline(out) + runSuffix, true
 }

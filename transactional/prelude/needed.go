@@ -351,33 +351,45 @@ func (a *analyzer) scanOperand(e ast.Expr, sc *names, declared map[string]bool, 
 	a.scanExpr(e, sc, declared, nested)
 }
 
+// eachStmt calls fn for every statement of stmts and of the blocks nested
+// in them, function bodies excepted.
+func eachStmt(stmts []ast.Stmt, fn func(ast.Stmt)) {
+	for _, s := range stmts {
+		fn(s)
+		switch s := s.(type) {
+		case *ast.DoBlockStmt:
+			eachStmt(s.Stmts, fn)
+		case *ast.WhileStmt:
+			eachStmt(s.Stmts, fn)
+		case *ast.RepeatStmt:
+			eachStmt(s.Stmts, fn)
+		case *ast.IfStmt:
+			eachStmt(s.Then, fn)
+			eachStmt(s.Else, fn)
+		case *ast.NumberForStmt:
+			eachStmt(s.Stmts, fn)
+		case *ast.GenericForStmt:
+			eachStmt(s.Stmts, fn)
+		}
+	}
+}
+
 // collectDeclared adds the names declared anywhere in stmts.
 func collectDeclared(stmts []ast.Stmt, into map[string]bool) {
-	for _, s := range stmts {
+	eachStmt(stmts, func(s ast.Stmt) {
 		switch s := s.(type) {
 		case *ast.LocalAssignStmt:
 			for _, n := range s.Names {
 				into[n] = true
 			}
-		case *ast.DoBlockStmt:
-			collectDeclared(s.Stmts, into)
-		case *ast.WhileStmt:
-			collectDeclared(s.Stmts, into)
-		case *ast.RepeatStmt:
-			collectDeclared(s.Stmts, into)
-		case *ast.IfStmt:
-			collectDeclared(s.Then, into)
-			collectDeclared(s.Else, into)
 		case *ast.NumberForStmt:
 			into[s.Name] = true
-			collectDeclared(s.Stmts, into)
 		case *ast.GenericForStmt:
 			for _, n := range s.Names {
 				into[n] = true
 			}
-			collectDeclared(s.Stmts, into)
 		}
-	}
+	})
 }
 
 func isRedis(e ast.Expr, sc *names) bool {
@@ -751,7 +763,7 @@ func hasBreak(stmts []ast.Stmt) bool {
 }
 
 func collectAssigned(stmts []ast.Stmt, into map[string]bool) {
-	for _, s := range stmts {
+	eachStmt(stmts, func(s ast.Stmt) {
 		switch s := s.(type) {
 		case *ast.AssignStmt:
 			for _, l := range s.Lhs {
@@ -763,25 +775,12 @@ func collectAssigned(stmts []ast.Stmt, into map[string]bool) {
 			for _, n := range s.Names {
 				into[n] = true
 			}
-		case *ast.DoBlockStmt:
-			collectAssigned(s.Stmts, into)
-		case *ast.WhileStmt:
-			collectAssigned(s.Stmts, into)
-		case *ast.RepeatStmt:
-			collectAssigned(s.Stmts, into)
-		case *ast.IfStmt:
-			collectAssigned(s.Then, into)
-			collectAssigned(s.Else, into)
-		case *ast.NumberForStmt:
-			collectAssigned(s.Stmts, into)
-		case *ast.GenericForStmt:
-			collectAssigned(s.Stmts, into)
 		case *ast.FuncDefStmt:
 			if id, ok := s.Name.Func.(*ast.IdentExpr); ok {
 				into[id.Value] = true
 			}
 		}
-	}
+	})
 }
 
 // exprList evaluates es for n targets: the types of the first n values.
@@ -1191,7 +1190,10 @@ func hashRead(e ast.Expr) *read {
 	return r
 }
 
-var plainLiteral = regexp.MustCompile(`^[A-Za-z0-9_:.{}-]+$`)
+var (
+	plainLiteral = regexp.MustCompile(`^[A-Za-z0-9_:.{}-]+$`)
+	keyIndex     = regexp.MustCompile(`^[1-9][0-9]*$`)
+)
 
 // keyRef is "KEYS[n]" for that expression with n a literal integer, else "".
 func keyRef(e ast.Expr) string {
@@ -1201,7 +1203,7 @@ func keyRef(e ast.Expr) string {
 	}
 	id, ok := attr.Object.(*ast.IdentExpr)
 	n, isNum := attr.Key.(*ast.NumberExpr)
-	if !ok || id.Value != "KEYS" || !isNum || !regexp.MustCompile(`^[1-9][0-9]*$`).MatchString(n.Value) {
+	if !ok || id.Value != "KEYS" || !isNum || !keyIndex.MatchString(n.Value) {
 		return ""
 	}
 	return "KEYS[" + n.Value + "]"

@@ -28,12 +28,34 @@ const runName = "__scriptgen_run"
 // When every write that is not final is a hash write of fields the script
 // read before its first write, no runtime is needed but the log of those
 // fields' undos (see inline): the script sees Redis's own redis.
-func Wrap(src string) string {
-	an := analyze(src)
+func Wrap(src string) string { return wrap(src, analyze(src)) }
+
+func wrap(src string, an analysis) string {
 	if text, ok := inline(src, an); ok {
 		return text
 	}
 	return declare(src, evalProxy, "redis") + " " + runPrefix + withNewline(direct(src, an)) + runSuffix
+}
+
+// Ship is the EVAL text of a transactional script as the bundler ships it:
+// src as it stands when it needs no runtime (Needed), else Wrap's text.
+func Ship(src string) string {
+	an := analyze(src)
+	if !an.needed {
+		return src
+	}
+	return wrap(src, an)
+}
+
+// ShipFunction is Ship for the body of a library function: the body to
+// register, and whether the library must start with Declare.
+func ShipFunction(body string) (string, bool) {
+	an := analyze(body)
+	if !an.needed {
+		return body, false
+	}
+	r := run(body, an)
+	return r, Declared(r)
 }
 
 // Declare returns the line that a Functions library puts before its helpers
@@ -88,8 +110,9 @@ var libraryProxy = func() string {
 //
 // A body that the inline journal covers (see Wrap) carries it itself and
 // needs no Declare: Declared tells.
-func Run(body string) string {
-	an := analyze(body)
+func Run(body string) string { return run(body, analyze(body)) }
+
+func run(body string, an analysis) string {
 	if text, ok := inline(body, an); ok {
 		return text
 	}
