@@ -28,9 +28,10 @@ func Unwrap(src string) (body, rest string, ok bool) {
 	return body, src[i:], true
 }
 
-// SplitDeclared finds the line Declare put in a library's code: it returns
-// what comes before that line and the code after it (which Declare was
-// given), when the line is exactly Declare's for that code.
+// SplitDeclared finds the runtime's line that Declare put in a library's
+// code: it returns what comes before that line (the inline journal's line
+// among it, if any) and the code after it (which Declare was given), when
+// the line is exactly Declare's for that code.
 func SplitDeclared(code string) (head, rest string, ok bool) {
 	i := 0
 	if !strings.HasPrefix(code, declareHead) {
@@ -45,7 +46,7 @@ func SplitDeclared(code string) (head, rest string, ok bool) {
 		return "", "", false
 	}
 	line, rest := code[i:i+n+1], code[i+n+1:]
-	if Declare(rest) != line {
+	if declareRuntime(rest) != line {
 		return "", "", false
 	}
 	return code[:i], rest, true

@@ -200,3 +200,120 @@ func TestJournal(t *testing.T) {
 		}
 	}
 }
+
+// hashWrite is a body the inline journal covers: it reads n fields of
+// KEYS[1], sets them to ARGV[1], and raises afterwards when ARGV[2] is
+// "fail".
+func hashWrite(n int) string {
+	var fields []string
+	for i := 1; i <= n; i++ {
+		fields = append(fields, fmt.Sprintf("'f%d'", i))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "local old = redis.call('HMGET', KEYS[1], %s)\n", strings.Join(fields, ", "))
+	b.WriteString("redis.call('HSET', KEYS[1]")
+	for _, f := range fields {
+		b.WriteString(", " + f + ", ARGV[1]")
+	}
+	b.WriteString(")\nif ARGV[2] == 'fail' then error('injected') end\nreturn #old\n")
+	return b.String()
+}
+
+// TestLibraryInline: a library declares the inline journal once, and its
+// log's table outlives a call. Calls of functions of different widths (one
+// whose log is let go, 20 fields; others that keep it) and of a runtime
+// function of the same library follow each other without a flush, failing
+// at random: a failed call leaves the keyspace as it was, whatever the
+// calls before it logged; a successful one wrote what it says.
+func TestLibraryInline(t *testing.T) {
+	ctx, c := start(t)
+	bodies := map[string]string{"wide": hashWrite(20), "four": hashWrite(4), "two": hashWrite(2),
+		"rt": "redis.call('HSET', KEYS[1], 'f1', ARGV[1])\nredis.call('SET', KEYS[2], ARGV[1])\nif ARGV[2] == 'fail' then error('injected') end\nreturn 0\n"}
+	var code strings.Builder
+	for _, name := range []string{"wide", "four", "two", "rt"} {
+		fn, declare := ShipFunction(bodies[name])
+		if wantInline := name != "rt"; strings.HasPrefix(fn, inlinePrefix) != wantInline || !declare {
+			t.Fatalf("%s ships as %.60q", name, fn)
+		}
+		fmt.Fprintf(&code, "local function %s(KEYS, ARGV)\n%send\nredis.register_function('%s', %s)\n", name, fn, name, name)
+	}
+	head := Declare(code.String())
+	if strings.Count(head, inlineLua) != 1 || !strings.Contains(head, declareHead) || strings.Count(head, "\n") != 2 {
+		t.Fatalf("Declare: want the inline journal's line and the runtime's:\n%s", head)
+	}
+	if err := c.FunctionLoadReplace(ctx, "#!lua name=shared\n"+head+code.String()).Err(); err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"{s}h", "{s}s"}
+	r := rand.New(rand.NewSource(*propSeed))
+	names := []string{"wide", "four", "two", "two", "four", "rt"}
+	failed := 0
+	for i := 0; i < 400; i++ {
+		name := names[r.Intn(len(names))]
+		val, mode := fmt.Sprint(i), []string{"ok", "fail"}[r.Intn(2)]
+		before := describe(t, ctx, c, keys)
+		_, err := c.FCall(ctx, name, keys, val, mode).Result()
+		after := describe(t, ctx, c, keys)
+		if mode == "fail" {
+			failed++
+			if err == nil || !strings.Contains(err.Error(), "injected") {
+				t.Fatalf("call %d (%s): error %v, want the injected one", i, name, err)
+			}
+			if after != before {
+				t.Fatalf("call %d (%s) failed but changed the keyspace:\n%s\nbefore:\n%s", i, name, after, before)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("call %d (%s): %v", i, name, err)
+		}
+		if got := c.HGet(ctx, keys[0], "f1").Val(); got != val {
+			t.Fatalf("call %d (%s): f1 = %q, want %q", i, name, got, val)
+		}
+	}
+	if failed < 100 {
+		t.Fatalf("only %d failing calls", failed)
+	}
+}
+
+// TestInlineNested: a run inside a run (a function calling another's Lua
+// function, which the bundler never writes but a hand-made library may)
+// shares the log: the inner run's failure undoes its own writes only, and
+// the outer run's failure undoes everything, the inner run's writes
+// included.
+func TestInlineNested(t *testing.T) {
+	ctx, c := start(t)
+	lib := "#!lua name=nested\n" + inlineLua + "\n" +
+		"local function inner(KEYS, ARGV)\n" + inlinePrefix +
+		"local o = redis.call('HMGET', KEYS[1], 'b') " + inlineName + "(redis.call('HSET', KEYS[1], 'b', 'inner'), KEYS[1], 'b', o[1]) " +
+		"if ARGV[1] == 'inner' then error('inner failed') end return 1\n" + runSuffix + "end\n" +
+		"local function outer(KEYS, ARGV)\n" + inlinePrefix +
+		"local o = redis.call('HMGET', KEYS[1], 'a', 'c') " + inlineName + "(redis.call('HSET', KEYS[1], 'a', 'outer'), KEYS[1], 'a', o[1]) " +
+		"local ok = pcall(inner, KEYS, ARGV) " +
+		inlineName + "(redis.call('HSET', KEYS[1], 'c', tostring(ok)), KEYS[1], 'c', o[2]) " +
+		"if ARGV[2] == 'outer' then error('outer failed') end return 1\n" + runSuffix + "end\n" +
+		"redis.register_function('outer', outer)\n"
+	if err := c.FunctionLoadReplace(ctx, lib).Err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		inner, outer string
+		want         []any // a, b, c after the call
+	}{
+		{"ok", "ok", []any{"outer", "inner", "true"}},
+		{"inner", "ok", []any{"outer", "b0", "false"}},
+		{"ok", "outer", []any{"a0", "b0", nil}},
+		{"inner", "outer", []any{"a0", "b0", nil}},
+	} {
+		c.FlushAll(ctx)
+		c.HSet(ctx, "{n}h", "a", "a0", "b", "b0")
+		err := c.FCall(ctx, "outer", []string{"{n}h"}, tc.inner, tc.outer).Err()
+		if (err != nil) != (tc.outer == "outer") {
+			t.Fatalf("%s/%s: %v", tc.inner, tc.outer, err)
+		}
+		got := c.HMGet(ctx, "{n}h", "a", "b", "c").Val()
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s/%s: a, b, c = %v, want %v", tc.inner, tc.outer, got, tc.want)
+		}
+	}
+}

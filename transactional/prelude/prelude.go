@@ -32,7 +32,7 @@ func Wrap(src string) string { return wrap(src, analyze(src)) }
 
 func wrap(src string, an analysis) string {
 	if text, ok := inline(src, an); ok {
-		return text
+		return inlineLua + " " + text
 	}
 	return declare(src, evalProxy, "redis") + " " + runPrefix + withNewline(direct(src, an)) + runSuffix
 }
@@ -58,12 +58,29 @@ func ShipFunction(body string) (string, bool) {
 	return r, Declared(r)
 }
 
-// Declare returns the line that a Functions library puts before its helpers
-// when any of its functions is transactional: it declares the journaling
-// `redis` once per library load, so that a call costs no set-up and helpers
-// called from a transactional function are journaled too. code is the
-// library's Lua, scanned for the commands it names.
+// Declare returns the lines that a Functions library puts before its
+// helpers for the journals its functions use (code is the library's Lua,
+// with each transactional function's body as Run or ShipFunction returned
+// it): the inline journal's, and the runtime's, which declares the
+// journaling `redis` once per library load, so that a call costs no set-up
+// and helpers called from a transactional function are journaled too
+// (scanned from code for the commands it names). "" when no function
+// needs either.
 func Declare(code string) string {
+	var b strings.Builder
+	if strings.Contains(code, inlinePrefix) {
+		b.WriteString(inlineLua + "\n")
+	}
+	b.WriteString(declareRuntime(code))
+	return b.String()
+}
+
+// declareRuntime is Declare's runtime line, "" when no function of code
+// runs under the runtime.
+func declareRuntime(code string) string {
+	if !strings.Contains(code, runPrefix) {
+		return ""
+	}
 	return declare(code, libraryProxy, libraryRaw) + "\n"
 }
 
@@ -106,10 +123,8 @@ var libraryProxy = func() string {
 }()
 
 // Run wraps the body of one function of a library that starts with Declare:
-// the body runs under the journal, and is rolled back if it raises.
-//
-// A body that the inline journal covers (see Wrap) carries it itself and
-// needs no Declare: Declared tells.
+// the body runs under the journal (the inline journal when it covers the
+// body, see Wrap, else the runtime), and is rolled back if it raises.
 func Run(body string) string { return run(body, analyze(body)) }
 
 func run(body string, an analysis) string {
@@ -137,9 +152,11 @@ func Journal(src string) string {
 	return ""
 }
 
-// Declared reports whether run, what Run returned, needs the library to
-// start with Declare.
-func Declared(run string) bool { return !strings.HasPrefix(run, inlineHead) }
+// Declared reports whether fn, a function body as ShipFunction returned it,
+// needs the library to start with Declare: whether it runs under a journal.
+func Declared(fn string) bool {
+	return strings.HasPrefix(fn, runPrefix) || strings.HasPrefix(fn, inlinePrefix)
+}
 
 const (
 	runPrefix = "return " + runName + "(function(...) "
