@@ -8,9 +8,9 @@ import (
 )
 
 // TestTransactionalJournal: the page says how the bundle undoes each
-// transactional script's writes, as the bundler decides it: gcra as it
-// stands, token_bucket with the inline journal, concurrency with the
-// runtime.
+// transactional script's writes, as the bundler decides it: gcra and
+// concurrency as they stand, token_bucket with the inline journal, window
+// with the runtime.
 func TestTransactionalJournal(t *testing.T) {
 	scripts, errs, err := script.Load("../../lua/ratelimit")
 	if err != nil || len(errs) > 0 {
@@ -26,7 +26,8 @@ func TestTransactionalJournal(t *testing.T) {
 	for name, want := range map[string]string{
 		"gcra":         "all or nothing as it stands",
 		"token_bucket": "an inline journal, no runtime",
-		"concurrency":  "undone by the rollback runtime",
+		"concurrency":  "all or nothing as it stands",
+		"window":       "undone by the rollback runtime",
 	} {
 		i := strings.Index(string(page), "\n## "+name+"\n")
 		if i < 0 {

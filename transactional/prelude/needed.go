@@ -68,7 +68,8 @@ func analyze(code string) analysis {
 	}
 	a.refuted = map[*ast.FuncCallExpr]bool{}
 	a.opened = map[*ast.FuncCallExpr]bool{}
-	st := &state{env: map[*local]typ{}, open: map[*ast.FuncCallExpr]bool{}}
+	a.callNums = map[*ast.FuncCallExpr]num{}
+	st := newState()
 	a.block(chunk, st, &scope{vars: map[string]*local{}})
 	if a.giveUp {
 		return analysis{needed: true}
@@ -152,7 +153,15 @@ type analyzer struct {
 	plans    map[*ast.FuncCallExpr]*plan // writes whose undo the script's own read gives
 	sites    []*ast.FuncCallExpr         // redis.call and redis.pcall, in source order
 	depth    int
-	frame    *frame // the local function being followed, if any
+	frame    *frame                    // the local function being followed, if any
+	callNums map[*ast.FuncCallExpr]num // what calls of local functions returned, when numbers
+}
+
+// pureBuiltins call nothing of the script's (a script cannot set a
+// metatable: setmetatable is not among the globals it may read).
+var pureBuiltins = map[string]bool{
+	"tonumber": true, "tostring": true, "type": true, "unpack": true, "select": true,
+	"ipairs": true, "pairs": true, "next": true, "error": true, "assert": true,
 }
 
 // globals a script may read: Redis's libraries and builtins.
@@ -435,7 +444,8 @@ type local struct {
 	name    string
 	fn      *ast.FunctionExpr
 	fnScope *scope
-	read    *read // the local holds this read's reply
+	read    *read  // the local holds this read's reply
+	key     string // the local is set to KEYS[n] (keyOf says whether it stays so)
 }
 
 // read is a local set to the reply of HMGET or HGET of KEYS[key], made
@@ -475,16 +485,20 @@ func (s *scope) lookup(name string) *local {
 // point is reachable at all.
 type state struct {
 	env   map[*local]typ
+	nums  map[*local]num // what is known of a local's value when it is a number (absent: nothing)
+	keys  map[string]keyFact
 	open  map[*ast.FuncCallExpr]bool
 	dead  bool
 	wrote bool // a write may have run
 }
 
+func newState() *state {
+	return &state{env: map[*local]typ{}, nums: map[*local]num{}, keys: map[string]keyFact{}, open: map[*ast.FuncCallExpr]bool{}}
+}
+
 func (s *state) clone() *state {
-	c := &state{env: make(map[*local]typ, len(s.env)), open: make(map[*ast.FuncCallExpr]bool, len(s.open)), dead: s.dead, wrote: s.wrote}
-	for k, v := range s.env {
-		c.env[k] = v
-	}
+	c := &state{env: maps.Clone(s.env), nums: maps.Clone(s.nums), keys: maps.Clone(s.keys),
+		open: make(map[*ast.FuncCallExpr]bool, len(s.open)), dead: s.dead, wrote: s.wrote}
 	for k := range s.open {
 		c.open[k] = true
 	}
@@ -507,6 +521,20 @@ func (a *state) join(b *state) {
 			delete(a.env, k)
 		}
 	}
+	for k, v := range a.nums {
+		if w, ok := b.nums[k]; ok {
+			a.nums[k] = v.join(w)
+		} else {
+			delete(a.nums, k)
+		}
+	}
+	for k, v := range a.keys {
+		if w, ok := b.keys[k]; ok {
+			a.keys[k] = keyFact{zset: v.zset && w.zset, stable: v.stable && w.stable}
+		} else {
+			delete(a.keys, k)
+		}
+	}
 	for k := range b.open {
 		a.open[k] = true
 	}
@@ -519,6 +547,7 @@ type frame struct {
 	raises bool
 	wrote  bool
 	rets   typ
+	nums   *num // what its numbers returned are, if any
 }
 
 // mayFail records that an operation at st may raise: every write that may
@@ -573,12 +602,17 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 	switch s := s.(type) {
 	case *ast.LocalAssignStmt:
 		ts := a.exprList(s.Exprs, len(s.Names), st, sc)
+		ns := a.numsOf(s.Exprs, ts, st, sc)
 		for i, n := range s.Names {
 			l := &local{name: n}
 			sc.vars[n] = l
 			st.env[l] = ts[i]
-			if len(s.Names) == 1 && len(s.Exprs) == 1 && !st.wrote && a.frame == nil {
-				l.read = hashRead(s.Exprs[0])
+			a.setNums(l, ns[i], st)
+			if len(s.Names) == 1 && len(s.Exprs) == 1 {
+				l.key = keyRef(s.Exprs[0])
+				if !st.wrote && a.frame == nil {
+					l.read = hashRead(s.Exprs[0])
+				}
 			}
 			if i < len(s.Exprs) {
 				if f, ok := s.Exprs[i].(*ast.FunctionExpr); ok && !a.assigned[n] {
@@ -590,11 +624,13 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 		}
 	case *ast.AssignStmt:
 		ts := a.exprList(s.Rhs, len(s.Lhs), st, sc)
+		ns := a.numsOf(s.Rhs, ts, st, sc)
 		for i, lhs := range s.Lhs {
 			switch lhs := lhs.(type) {
 			case *ast.IdentExpr:
 				if l := sc.lookup(lhs.Value); l != nil && !st.dead {
 					st.env[l] = ts[i]
+					a.setNums(l, ns[i], st)
 				}
 			case *ast.AttrGetExpr:
 				// t[k] = v raises unless t is a table and k neither nil
@@ -625,6 +661,16 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 		ts := a.exprList(s.Exprs, max(1, len(s.Exprs)), st, sc)
 		if a.frame != nil && !st.dead {
 			a.frame.rets |= ts[0]
+			if ts[0]&tNum != 0 {
+				n := anyNum
+				if len(s.Exprs) > 0 {
+					n = a.numOf(s.Exprs[0], st, sc)
+				}
+				if a.frame.nums != nil {
+					n = n.join(*a.frame.nums)
+				}
+				a.frame.nums = &n
+			}
 		}
 		st.dead = true
 	case *ast.BreakStmt:
@@ -680,6 +726,13 @@ func (a *analyzer) loop(s ast.Stmt, st *state, sc *scope) {
 				delete(entry.env, l)
 			}
 		}
+		for l := range entry.nums {
+			if assigned[l.name] {
+				delete(entry.nums, l)
+			}
+		}
+		// The body may have written: nothing is known of the keys.
+		entry.keys = map[string]keyFact{}
 		a.iteration(s, body, entry.clone(), sc)
 	}
 	// A write in a loop is never the last failure point (the scan saw to
@@ -732,7 +785,7 @@ func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) 
 }
 
 func sameEnv(a, b *state) bool {
-	if a.dead != b.dead || a.wrote != b.wrote || len(a.env) != len(b.env) {
+	if a.dead != b.dead || a.wrote != b.wrote || len(a.env) != len(b.env) || !maps.Equal(a.nums, b.nums) || !maps.Equal(a.keys, b.keys) {
 		return false
 	}
 	for k, v := range a.env {
@@ -852,6 +905,7 @@ func (a *analyzer) cond(e ast.Expr, st *state, sc *scope) (t, f *state, ty typ) 
 			a.refine(e.Lhs, eq, sc, func(x typ) typ { return x & tNil })
 			a.refine(e.Lhs, ne, sc, func(x typ) typ { return x &^ tNil })
 		}
+		a.narrowCompare(e, t, f, sc)
 		return t, f, ty
 	case *ast.FuncCallExpr:
 		if _, w := a.writes[e]; w && setNX(e) {
@@ -1059,7 +1113,7 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 		a.expr(e.Receiver, st, sc)
 		a.exprList(e.Args, len(e.Args), st, sc)
 		a.mayFail(st)
-		a.wrote(st)
+		a.callsBack(st)
 		return tAny
 	}
 	// redis.call and its kin.
@@ -1074,7 +1128,9 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 				}
 				return tTable
 			case obj.Value == "redis":
-				a.mayFail(st)
+				if !a.sure(e, args, st, sc) {
+					a.mayFail(st)
+				}
 				ty := tAny
 				if len(e.Args) > 0 {
 					if cmd, ok := e.Args[0].(*ast.StringExpr); ok && integerReply[strings.ToUpper(cmd.Value)] {
@@ -1086,7 +1142,8 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 						}
 					}
 				}
-				if _, w := a.writes[e]; w && !st.dead {
+				_, w := a.writes[e]
+				if w && !st.dead {
 					st.open[e] = true
 					if a.frame == nil {
 						a.opened[e] = true
@@ -1094,6 +1151,7 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 					a.planWrite(e, key.Value, st, sc)
 					a.wrote(st)
 				}
+				a.ran(e, key.Value == "call", w, args, st, sc)
 				return ty
 			case obj.Value == "math" && key != nil && mathFns[key.Value]:
 				ok := len(args) > 0 && !lastMulti(e.Args)
@@ -1109,7 +1167,7 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 			}
 			a.mayFail(st)
 			if obj.Value != "math" && obj.Value != "string" {
-				a.wrote(st) // table.sort and cjson may call back into the script
+				a.callsBack(st) // table.sort and cjson may call back into the script
 			}
 			return tAny
 		}
@@ -1132,19 +1190,31 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 			if id.Value == "error" {
 				st.dead = true
 			}
-			a.wrote(st) // pcall and xpcall run what they are given
+			if !pureBuiltins[id.Value] {
+				a.callsBack(st) // pcall and xpcall run what they are given
+			}
 			return tAny
 		}
 		if l.fn != nil && !a.volatile[l.name] {
-			return a.follow(l, e.Args, args, st)
+			return a.follow(e, l, args, st, sc)
 		}
 	} else {
 		a.expr(e.Func, st, sc)
 		a.exprList(e.Args, len(e.Args), st, sc)
 	}
 	a.mayFail(st)
-	a.wrote(st)
+	a.callsBack(st)
 	return tAny
+}
+
+// callsBack records that code the flow does not follow may have run at st
+// (a function handed to pcall, table.sort's comparator, …): it may have
+// written anything.
+func (a *analyzer) callsBack(st *state) {
+	a.wrote(st)
+	if !st.dead {
+		st.keys = map[string]keyFact{}
+	}
 }
 
 // wrote records that a write may have run at st.
@@ -1153,6 +1223,18 @@ func (a *analyzer) wrote(st *state) {
 	if a.frame != nil {
 		a.frame.wrote = true
 	}
+}
+
+// exprAt is the expression that gives the i-th of the values es make, nil
+// when that value comes from a call's or ...'s expansion.
+func exprAt(es []ast.Expr, i int) ast.Expr {
+	if i < len(es) && (i < len(es)-1 || !multi(es[i])) {
+		return es[i]
+	}
+	if i == len(es)-1 {
+		return es[i] // a call's first value
+	}
+	return nil
 }
 
 // hashRead: e is redis.call of HMGET or HGET on KEYS[n] of literal
@@ -1285,17 +1367,15 @@ func (a *analyzer) findPlan(e *ast.FuncCallExpr, fn string, sc *scope) *plan {
 // follow analyzes a call of the script's own local function with these
 // argument types: whether anything in it may raise, and what it returns.
 // Its writes are never the last failure point (the scan saw to that).
-func (a *analyzer) follow(l *local, argExprs []ast.Expr, args []typ, st *state) typ {
+func (a *analyzer) follow(call *ast.FuncCallExpr, l *local, args []typ, st *state, callerScope *scope) typ {
+	argExprs := call.Args
 	if a.depth >= 8 {
 		a.mayFail(st)
 		return tAny
 	}
 	f := l.fn
 	sc := &scope{parent: l.fnScope, vars: map[string]*local{}}
-	in := &state{env: make(map[*local]typ, len(st.env)), open: map[*ast.FuncCallExpr]bool{}}
-	for k, v := range st.env {
-		in.env[k] = v
-	}
+	in := &state{env: maps.Clone(st.env), nums: maps.Clone(st.nums), keys: maps.Clone(st.keys), open: map[*ast.FuncCallExpr]bool{}}
 	for i, n := range f.ParList.Names {
 		p := &local{name: n}
 		sc.vars[n] = p
@@ -1305,6 +1385,9 @@ func (a *analyzer) follow(l *local, argExprs []ast.Expr, args []typ, st *state) 
 			in.env[p] = tAny // what the last argument expands to
 		case i < len(args):
 			in.env[p] = args[i]
+			if args[i]&tNum != 0 {
+				in.nums[p] = a.numOf(argExprs[i], st, callerScope)
+			}
 		}
 	}
 	outer := a.frame
@@ -1319,7 +1402,14 @@ func (a *analyzer) follow(l *local, argExprs []ast.Expr, args []typ, st *state) 
 		a.mayFail(st)
 	}
 	if fr.wrote {
-		a.wrote(st)
+		a.callsBack(st)
+	}
+	if fr.nums != nil {
+		n := *fr.nums
+		if old, ok := a.callNums[call]; ok {
+			n = n.join(old)
+		}
+		a.callNums[call] = n
 	}
 	if fr.rets == 0 {
 		return tNil

@@ -209,3 +209,148 @@ func TestPropertyNeeded(t *testing.T) {
 		t.Fatalf("the generator no longer exercises the proof: %d of %d scripts unneeded, %d failed, %d half-done runs", unneeded, scripts, unneededFailed, halfDone)
 	}
 }
+
+var sureRuns = flag.Int("sure.runs", 1500, "random scripts TestPropertySure runs on redis-server")
+
+// sureGen writes random scripts of sorted-set commands and PEXPIREs whose
+// arguments come from ARGV through the checks scripts make (or not), on
+// keys of any type, possibly two names for one key: the scripts Needed
+// clears because their commands cannot fail (sure.go).
+type sureGen struct{ r *rand.Rand }
+
+func (g *sureGen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
+
+func (g *sureGen) number(arg string) string {
+	return g.pick("tonumber("+arg+")", "tonumber("+arg+")", "int("+arg+", 0)", "int("+arg+", -5)", "math.floor(tonumber("+arg+") or 0)",
+		"(tonumber("+arg+") or 1) * 2", "math.ceil(tonumber("+arg+") or 0)")
+}
+
+func (g *sureGen) guard(v string) string {
+	return g.pick("", "if not "+v+" then return 'no' end", "if not ("+v+" and "+v+" > 0) then return 'low' end",
+		"if not ("+v+" and "+v+" > 0 and "+v+" < 100) then return 'out' end",
+		"if not "+v+" or "+v+" % 1 ~= 0 then return 'frac' end", v+" = math.min("+v+" or 0, 1000)",
+		"if not ("+v+" and "+v+" >= -10 and "+v+" <= 10) then return 'far' end")
+}
+
+func (g *sureGen) key() string { return g.pick("KEYS[1]", "KEYS[2]", "k") }
+
+func (g *sureGen) op() string {
+	k := g.key()
+	score := g.pick("x", "y", "x + y", "x * 2", "x - y", "2", "'inf'", "'x'", "-x", "'2.5'")
+	bound := g.pick("x", "y", "'-inf'", "'(1'", "'+inf'", "'x'", "x + 1", "'(x'")
+	idx := g.pick("0", "-1", "x", "'0'", "y", "'1.5'")
+	ms := g.pick("x", "y", "100", "0", "math.min(x, 1000)", "x * 10", "math.floor(x)")
+	switch g.r.Intn(13) {
+	case 0:
+		return g.pick("redis.call('ZCARD', "+k+")", "redis.call('ZSCORE', "+k+", 'm')")
+	case 1, 12:
+		return "redis.call('ZRANGE', " + k + ", " + idx + ", " + g.pick(idx, "-1") + ", " + g.pick("'WITHSCORES'", "'LIMIT'") + ")"
+	case 2:
+		return "redis.call('ZCOUNT', " + k + ", " + bound + ", " + bound + ")"
+	case 3:
+		return g.pick("redis.pcall('ZCARD', "+k+")", "redis.call('GET', "+k+")", "redis.call('SET', "+k+", 'v')",
+			"redis.call('DEL', "+k+")", "redis.call('HSET', "+k+", 'f', 1)", "if ARGV[3] == 'boom' then error('boom') end")
+	case 4, 5:
+		opts := g.pick("", "", "'GT', ", "'XX', ", "'NX', ", "'NX', 'GT', ", "'CH', ", "'GT', 'LT', ", "'INCR', ")
+		return "redis.call('ZADD', " + k + ", " + opts + score + ", " + g.pick("'m'", "'n'", "'p'", "x") + ")"
+	case 6:
+		return "redis.call('ZADD', " + k + ", " + score + ", 'p', 2, 'q')"
+	case 7:
+		return "redis.call('ZREM', " + k + ", " + g.pick("'m'", "'n'", "'m', 'n'") + ")"
+	case 8:
+		return "redis.call('ZREMRANGEBYSCORE', " + k + ", " + bound + ", " + bound + ")"
+	case 9:
+		return "redis.call('PEXPIRE', " + k + ", " + ms + ")"
+	case 10:
+		return "if " + ms + " > 0 then redis.call('PEXPIRE', " + k + ", " + ms + ") end"
+	}
+	return "redis.call('ZRANGEBYSCORE', " + k + ", " + bound + ", " + bound + ", 'WITHSCORES', 'LIMIT', 0, " + idx + ")"
+}
+
+func (g *sureGen) script() string {
+	var b strings.Builder
+	b.WriteString("local MAX = 9007199254740991\nlocal function int(v, min)\n  local n = tonumber(v)\n" +
+		"  if n and n % 1 == 0 and n >= min and n <= MAX then\n    return n\n  end\nend\nlocal k = KEYS[1]\n")
+	b.WriteString("local x = " + g.number("ARGV[1]") + "\n" + g.guard("x") + "\n")
+	b.WriteString("local y = " + g.number("ARGV[2]") + "\n" + g.guard("y") + "\n")
+	if g.r.Intn(2) == 0 {
+		b.WriteString("redis.call('ZCARD', " + g.key() + ")\n")
+	}
+	// A write that succeeds on a sorted set or nothing, first: what comes
+	// after it must not fail.
+	b.WriteString("redis.call('ZADD', " + g.key() + ", " + g.pick("2, 'p'", "'GT', 4, 'm'", "'XX', 1, 'n'", "7, 'r'") + ")\n")
+	for i := 1 + g.r.Intn(3); i > 0; i-- {
+		b.WriteString(g.op() + "\n")
+	}
+	b.WriteString("return 'ok'\n")
+	return b.String()
+}
+
+// TestPropertySure checks the commands Needed takes as unable to fail, on
+// a real redis-server: random scripts of them run unwrapped from random
+// keyspaces (sorted sets with integer and fractional scores, other types,
+// nothing, one key under two names) and arguments (integers, fractions,
+// nan, inf, 2^53+1, text), and every failed run of a script Needed clears
+// must leave the keyspace as it was. Enough cleared scripts must write
+// twice or more, and enough of their runs must fail.
+func TestPropertySure(t *testing.T) {
+	ctx, c := start(t)
+	g := &sureGen{r: rand.New(rand.NewSource(*neededSeed))}
+	args := []string{"5", "0", "-3", "2.5", "0.5", "nan", "inf", "-inf", "1e300", "9007199254740993", "x", "", "700"}
+	deadline := time.Now().Add(2 * time.Minute)
+	scripts, cleared, clearedFailed, halfDone := 0, 0, 0, 0
+	for ; scripts < *sureRuns && time.Now().Before(deadline); scripts++ {
+		src := g.script()
+		needed := Needed(src)
+		writes := 0
+		for _, w := range []string{"'ZADD'", "'ZREM'", "'ZREMRANGEBYSCORE'", "'PEXPIRE'"} {
+			writes += strings.Count(src, w)
+		}
+		multi := !needed && writes >= 2
+		if multi {
+			cleared++
+		}
+		for run := 0; run < 6; run++ {
+			keys := []string{"{s}1", "{s}2"}
+			if g.r.Intn(4) == 0 {
+				keys[1] = keys[0]
+			}
+			state := [][]any{{"FLUSHALL"}}
+			for i, k := range keys {
+				if i > 0 && k == keys[0] {
+					break // one key under two names
+				}
+				switch g.r.Intn(5) {
+				case 0:
+					state = append(state, []any{"ZADD", k, 3, "m", 5, "n"})
+				case 1:
+					state = append(state, []any{"ZADD", k, 1.5, "m", "-inf", "o"}, []any{"PEXPIRE", k, 100000})
+				case 2:
+					state = append(state, []any{"SET", k, "s"})
+				case 3:
+					state = append(state, []any{"HSET", k, "f", "1"})
+				}
+			}
+			argv := []any{args[g.r.Intn(len(args))], args[g.r.Intn(len(args))], g.pick("", "boom")}
+			apply(t, ctx, c, state)
+			before := describe(t, ctx, c, keys)
+			_, err := c.Eval(ctx, src, keys, argv...).Result()
+			after := describe(t, ctx, c, keys)
+			if err == nil || err == redis.Nil {
+				continue
+			}
+			if after != before {
+				if !needed {
+					t.Fatalf("script %d: Needed said no runtime, but a run with keys %v, ARGV %v failed (%v) and changed the keyspace\nbefore:\n%s\nafter:\n%s\nscript:\n%s", scripts, keys, argv, err, before, after, src)
+				}
+				halfDone++
+			} else if multi {
+				clearedFailed++
+			}
+		}
+	}
+	t.Logf("%d scripts: %d cleared with two writes or more (%d of their runs failed, writing nothing); %d runs of the others failed half way", scripts, cleared, clearedFailed, halfDone)
+	if *sureRuns >= 200 && (cleared < scripts/25 || clearedFailed < 20 || halfDone < 20) {
+		t.Fatalf("the generator no longer exercises the proof: %d of %d cleared, %d failed, %d half-done runs", cleared, scripts, clearedFailed, halfDone)
+	}
+}

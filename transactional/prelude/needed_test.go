@@ -12,7 +12,7 @@ func TestNeededLimiters(t *testing.T) {
 	// those with a write something can fail after.
 	want := map[string]bool{
 		"gcra": false, "gate": false, "queue": false, "cl_throttle": false,
-		"token_bucket": true, "credits": true, "concurrency": true, "window": true, "log": true,
+		"concurrency": false, "token_bucket": true, "credits": true, "window": true, "log": true,
 	}
 	for name, needed := range want {
 		src, err := os.ReadFile(filepath.Join("..", "..", "lua", "ratelimit", name+".lua"))
@@ -32,6 +32,32 @@ func TestNeeded(t *testing.T) {
 		src    string
 	}{
 		{"no write", false, "return redis.call('GET', KEYS[1])"},
+		// Commands that cannot fail (sure.go).
+		{"zset read, then writes that cannot fail", false, "local k = KEYS[1] redis.call('ZCARD', k) redis.call('ZADD', k, 1, 'a') redis.call('ZREMRANGEBYSCORE', k, '-inf', 0) return 1"},
+		{"a ZADD shows the key a sorted set", false, "redis.call('ZADD', KEYS[1], 1, 'a') redis.call('ZREM', KEYS[1], 'b') return 1"},
+		{"key of unknown type", true, "redis.call('SET', KEYS[2], 1) redis.call('ZREM', KEYS[1], 'b') return 1"},
+		{"deleted, then touched", true, "redis.call('ZCARD', KEYS[1]) redis.call('ZREM', KEYS[1], 'a') redis.call('ZADD', KEYS[1], 1, 'b') return 1"},
+		{"another name for the key deleted it", true, "redis.call('ZCARD', KEYS[1]) redis.call('ZCARD', KEYS[2]) redis.call('ZADD', KEYS[1], 1, 'a') redis.call('ZREM', KEYS[2], 'a') redis.call('ZCARD', KEYS[1]) return 1"},
+		{"another name may hold another type", true, "redis.call('ZCARD', KEYS[1]) redis.call('ZADD', KEYS[1], 1, 'a') redis.call('SET', KEYS[2], 'x') redis.call('ZCARD', KEYS[1]) return 1"},
+		{"KEYS changed", true, "redis.call('ZCARD', KEYS[1]) redis.call('ZADD', KEYS[1], 1, 'a') KEYS[1] = 'other' redis.call('ZREM', KEYS[1], 'a') return 1"},
+		{"alias reassigned", true, "local k = KEYS[1] redis.call('ZCARD', k) redis.call('ZADD', k, 1, 'a') k = ARGV[1] redis.call('ZREM', k, 'a') return 1"},
+		{"score may be NaN", true, "redis.call('ZADD', KEYS[1], 1, 'a') redis.call('ZADD', KEYS[1], tonumber(ARGV[1]) or 0, 'b') return 1"},
+		{"score checked", false, "local s = tonumber(ARGV[1]) if not (s and s >= 0) then return 0 end redis.call('ZADD', KEYS[1], 1, 'a') redis.call('ZADD', KEYS[1], s, 'b') return 1"},
+		{"score from arithmetic on checked numbers", false, "local s = tonumber(ARGV[1]) if not (s and s >= 0 and s <= 10) then return 0 end redis.call('ZADD', KEYS[1], 1, 'a') redis.call('ZADD', KEYS[1], s * 2 - 1, 'b') return 1"},
+		{"inf - inf is NaN", true, "local s = tonumber(ARGV[1]) if not (s and s >= 0) then return 0 end redis.call('ZADD', KEYS[1], 1, 'a') redis.call('ZADD', KEYS[1], s - s, 'b') return 1"},
+		{"options that clash", true, "redis.call('ZADD', KEYS[1], 1, 'a') redis.call('ZADD', KEYS[1], 'NX', 'GT', 1, 'b') return 1"},
+		{"literal bound", false, "redis.call('ZADD', KEYS[1], 1, 'a') redis.call('ZREMRANGEBYSCORE', KEYS[1], '(1.5', '+inf') return 1"},
+		{"bad literal bound", true, "redis.call('ZADD', KEYS[1], 1, 'a') redis.call('ZREMRANGEBYSCORE', KEYS[1], 'x', '+inf') return 1"},
+		{"PEXPIRE of a positive integer", false, "redis.call('ZADD', KEYS[1], 1, 'a') redis.call('PEXPIRE', KEYS[1], 100) redis.call('ZREM', KEYS[1], 'a') return 1"},
+		{"PEXPIRE 0 deletes", true, "redis.call('ZADD', KEYS[1], 1, 'a') redis.call('PEXPIRE', KEYS[1], 0) redis.call('ZREM', KEYS[1], 'a') return 1"},
+		{"PEXPIRE of a fraction", true, "redis.call('ZADD', KEYS[1], 1, 'a') redis.call('PEXPIRE', KEYS[1], 1.5) return 1"},
+		{"PEXPIRE of an integer checked positive", false, "local n = tonumber(ARGV[1]) if not n or n % 1 ~= 0 then return 0 end n = math.min(n, 1000) " +
+			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
+		{"PEXPIRE of an integer not bounded", true, "local n = tonumber(ARGV[1]) if not n or n % 1 ~= 0 then return 0 end " +
+			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
+		{"index", false, "redis.call('ZADD', KEYS[1], 1, 'a') local r = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES') return 1"},
+		{"pcall shows nothing", true, "redis.pcall('ZCARD', KEYS[1]) redis.call('SET', KEYS[2], 1) redis.call('ZCARD', KEYS[1]) return 1"},
+		{"a function handed to pcall may write", true, "redis.call('ZADD', KEYS[1], 1, 'a') pcall(function() end) redis.call('ZCARD', KEYS[1]) return 1"},
 		{"one write, then a constant", false, "redis.call('SET', KEYS[1], 'x') return 1"},
 		{"a reply returned", false, "return redis.call('INCR', KEYS[1])"},
 		{"pcall", false, "redis.pcall('SET', KEYS[1], 1) return 'ok'"},

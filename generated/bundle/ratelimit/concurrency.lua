@@ -10,9 +10,11 @@
 --! arg: now_ms int?       omitted: the server's TIME
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --
--- Stripe's published limiter counts with ZCARD after dropping stale entries
--- by score; that is kept. Per-request expiry (the score) is what lets a
--- crashed worker's slot come back without any cleanup process.
+-- Stripe's published limiter drops stale entries by score, then counts with
+-- ZCARD; here the live slots are counted by score (ZCOUNT) and the stale
+-- ones swept after, so that every read comes before every write. Per-request
+-- expiry (the score) is what lets a crashed worker's slot come back without
+-- any cleanup process.
 --
 -- A release answers allowed = 1 when the id held a slot and 0 when it did
 -- not (already released or expired): a caller seeing 0 learns its work ran
@@ -45,43 +47,71 @@ local release = ARGV[4] or '0'
 if release ~= '0' and release ~= '1' then
   return redis.error_reply('ERR release must be 0 or 1')
 end
-local now
-if ARGV[5] == nil or ARGV[5] == '' then
+local now = ARGV[5]
+if now == nil or now == '' then
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-else
-  now = int(ARGV[5], 0)
-  if not now then
-    return redis.error_reply('ERR now_ms must be a non-negative integer')
-  end
+  now = t[1] * 1000 + math.floor(t[2] / 1000)
+end
+now = int(now, 0)
+if not now then
+  return redis.error_reply('ERR now_ms must be a non-negative integer')
 end
 
+-- Everything is read before anything is written, and what is written
+-- cannot fail (a sorted set the reads found, an integer TTL, a score that
+-- is a number): a run that fails has written nothing, so the script is
+-- all-or-nothing as it stands (transactional bundles ship it unwrapped).
+-- Slots that expired (score <= now) are swept last.
 local key = KEYS[1]
-redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+local mine = tonumber(redis.call('ZSCORE', key, id)) -- id's slot expiry, expired or not
+local held = mine ~= nil and mine > now
+local live = redis.call('ZCOUNT', key, string.format('(%d', now), '+inf')
+local tail = redis.call('ZRANGE', key, -2, -1, 'WITHSCORES') -- the two slots expiring last
+local last, before = tonumber(tail[#tail]), tonumber(tail[#tail - 2])
+if tail[#tail - 1] == id then
+  last = before -- the last slot apart from id's
+end
 
--- Milliseconds until the last slot expires; 0 when none is held.
-local function until_last()
-  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-  if last[2] then
-    return tonumber(last[2]) - now
+-- Milliseconds from now until expiry (an integer; 0 when past).
+local function left(at)
+  if not at or at <= now then
+    return 0
   end
-  return 0
+  return math.min(math.ceil(at - now), MAX)
 end
 
-local allowed
 if release == '1' then
-  allowed = redis.call('ZREM', key, id)
-elseif redis.call('ZSCORE', key, id) or redis.call('ZCARD', key) < limit then
-  redis.call('ZADD', key, 'GT', now + ttl, id) -- GT still adds a new id
-  allowed = 1
-else
-  local first = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-  return {0, 0, tonumber(first[2]) - now, until_last()}
+  local reset = left(last)
+  -- A score of -inf marks id's slot for the sweep; XX adds nothing.
+  redis.call('ZADD', key, 'XX', '-inf', id)
+  if reset > 0 then
+    redis.call('PEXPIRE', key, reset)
+  end
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  if held then
+    return {1, math.max(0, limit - live + 1), -1, reset}
+  end
+  return {0, math.max(0, limit - live), -1, reset}
 end
 
-local held = redis.call('ZCARD', key)
-local reset = until_last()
-if reset > 0 then
+if not held and live >= limit then
+  local first = redis.call('ZRANGEBYSCORE', key, string.format('(%d', now), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
+  local retry, reset = left(tonumber(first[2])), left(tonumber(tail[#tail]))
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+  return {0, 0, retry, reset}
+end
+
+local score = now + ttl
+if mine and mine > score then
+  score = mine -- GT: an extension never moves the expiry earlier
+end
+local reset = left(math.max(score, tonumber(tail[#tail]) or 0))
+redis.call('ZADD', key, 'GT', now + ttl, id) -- GT still adds a new id
+if reset > 0 then -- always: the slot just taken expires after now
   redis.call('PEXPIRE', key, reset)
 end
-return {allowed, math.max(0, limit - held), -1, reset}
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
+if held then
+  return {1, math.max(0, limit - live), -1, reset}
+end
+return {1, math.max(0, limit - live - 1), -1, reset}

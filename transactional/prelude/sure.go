@@ -1,0 +1,551 @@
+package prelude
+
+import (
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/yuin/gopher-lua/ast"
+)
+
+// Commands that cannot fail.
+//
+// Most Redis commands fail for some arguments or some contents of their
+// key, and Needed takes every redis.call after a write as a possible
+// failure. A few cannot fail once the run has shown enough: a command of
+// the sorted-set family on a key that an earlier command of the same
+// family ran on (so the key holds a sorted set or nothing), with arguments
+// whose values are known to suit (a score that is a number and not NaN, an
+// index or a number of milliseconds that is an integer within ±2^53, a
+// literal range bound Redis parses). The flow tracks both: what is known
+// of each numeric local's value (num: bounds, NaN or not, integer or not,
+// narrowed by comparisons and by `x % 1 == 0`), and what is known of each
+// key named KEYS[n] (keyFact).
+//
+// A key must also be stable: no write of the run since a command on it
+// succeeded may have deleted it. While its hash slot migrates, a cluster
+// node refuses a script's command on a key it does not hold ("Script
+// attempted to access a non local key in a cluster node", checked on
+// redis-server 7.0.15), so a key the run deleted can fail the next command
+// on it, and one that a command found can not.
+//
+// Errors that come from the server's configuration rather than from the
+// run are not considered: an ACL that denies the user a command the script
+// makes fails every run at that command.
+
+// num is what is known of a number: it lies in [lo, hi] (±Inf: unbounded,
+// infinities included), it may be NaN unless !nan, and it is an integer
+// when finite if integral.
+type num struct {
+	lo, hi   float64
+	nan      bool
+	integral bool
+}
+
+var anyNum = num{lo: math.Inf(-1), hi: math.Inf(1), nan: true}
+
+func exactNum(v float64) num {
+	if math.IsNaN(v) {
+		return anyNum
+	}
+	return num{lo: v, hi: v, integral: v == math.Trunc(v)}
+}
+
+func (n num) join(m num) num {
+	return num{lo: math.Min(n.lo, m.lo), hi: math.Max(n.hi, m.hi), nan: n.nan || m.nan, integral: n.integral && m.integral}
+}
+
+// safeInt: an integer Redis reads as one, which a Lua number converts to
+// without an exponent (redis.call writes numbers with %.17g).
+const safeInt = 1 << 53
+
+func (n num) isSafeInt() bool {
+	return !n.nan && n.integral && n.lo >= -safeInt && n.hi <= safeInt
+}
+
+// bound makes lo and hi of an interval operation; NaN (∞ - ∞) is no bound.
+func bound(v, unbounded float64) float64 {
+	if math.IsNaN(v) {
+		return unbounded
+	}
+	return v
+}
+
+func addNum(x, y num) num {
+	n := num{
+		lo:       bound(x.lo+y.lo, math.Inf(-1)),
+		hi:       bound(x.hi+y.hi, math.Inf(1)),
+		nan:      x.nan || y.nan || math.IsInf(x.hi, 1) && math.IsInf(y.lo, -1) || math.IsInf(x.lo, -1) && math.IsInf(y.hi, 1),
+		integral: x.integral && y.integral,
+	}
+	return n
+}
+
+func negNum(x num) num { return num{lo: -x.hi, hi: -x.lo, nan: x.nan, integral: x.integral} }
+
+func mulNum(x, y num) num {
+	ps := []float64{x.lo * y.lo, x.lo * y.hi, x.hi * y.lo, x.hi * y.hi}
+	n := num{lo: math.Inf(1), hi: math.Inf(-1), integral: x.integral && y.integral, nan: x.nan || y.nan}
+	for _, p := range ps {
+		if math.IsNaN(p) { // 0 × ∞
+			n.nan = true
+			continue
+		}
+		n.lo, n.hi = math.Min(n.lo, p), math.Max(n.hi, p)
+	}
+	if (x.lo <= 0 && x.hi >= 0) && (math.IsInf(y.lo, 0) || math.IsInf(y.hi, 0)) ||
+		(y.lo <= 0 && y.hi >= 0) && (math.IsInf(x.lo, 0) || math.IsInf(x.hi, 0)) {
+		n.nan = true
+	}
+	if n.lo > n.hi {
+		return anyNum
+	}
+	return n
+}
+
+// numOf is what is known of e's value when it is a number, at st. It has
+// no effect: expr has evaluated e already.
+func (a *analyzer) numOf(e ast.Expr, st *state, sc *scope) num {
+	switch e := e.(type) {
+	case *ast.NumberExpr:
+		v, err := strconv.ParseFloat(e.Value, 64)
+		if err != nil {
+			return anyNum
+		}
+		return exactNum(v)
+	case *ast.IdentExpr:
+		if l := sc.lookup(e.Value); l != nil && !a.volatile[l.name] {
+			if n, ok := st.nums[l]; ok {
+				return n
+			}
+		}
+	case *ast.UnaryMinusOpExpr:
+		return negNum(a.numOf(e.Expr, st, sc))
+	case *ast.UnaryLenOpExpr:
+		return num{lo: 0, hi: math.Inf(1), integral: true}
+	case *ast.ArithmeticOpExpr:
+		x, y := a.numOf(e.Lhs, st, sc), a.numOf(e.Rhs, st, sc)
+		switch e.Operator {
+		case "+":
+			return addNum(x, y)
+		case "-":
+			return addNum(x, negNum(y))
+		case "*":
+			return mulNum(x, y)
+		case "%":
+			// Lua 5.1: a - floor(a/b)*b, in [0, b) for b > 0 and a finite.
+			if !y.nan && y.lo == y.hi && y.lo > 0 && !x.nan && !math.IsInf(x.lo, 0) && !math.IsInf(x.hi, 0) && !math.IsInf(y.lo, 0) {
+				return num{lo: 0, hi: y.lo, integral: x.integral && y.integral}
+			}
+		}
+	case *ast.FuncCallExpr:
+		if n, ok := a.callNums[e]; ok {
+			return n
+		}
+		attr, ok := e.Func.(*ast.AttrGetExpr)
+		if !ok || len(e.Args) == 0 || lastMulti(e.Args) {
+			break
+		}
+		obj, ok := attr.Object.(*ast.IdentExpr)
+		key, isStr := attr.Key.(*ast.StringExpr)
+		if !ok || !isStr || obj.Value != "math" || sc.lookup("math") != nil {
+			break
+		}
+		args := make([]num, len(e.Args))
+		for i, arg := range e.Args {
+			args[i] = a.numOf(arg, st, sc)
+		}
+		switch key.Value {
+		case "floor", "ceil":
+			if len(args) != 1 {
+				break
+			}
+			x := args[0]
+			return num{lo: math.Floor(x.lo), hi: math.Ceil(x.hi), nan: x.nan, integral: true}
+		case "min", "max":
+			// Lua 5.1 keeps the first argument and replaces it with each
+			// later one that compares less (min) or greater (max): a NaN
+			// first argument stays, a later one is skipped.
+			n := args[0]
+			for _, y := range args[1:] {
+				if key.Value == "min" {
+					n.hi = math.Min(n.hi, y.hi)
+					if !y.nan {
+						n.lo = math.Min(n.lo, y.lo)
+					}
+				} else {
+					n.lo = math.Max(n.lo, y.lo)
+					if !y.nan {
+						n.hi = math.Max(n.hi, y.hi)
+					}
+				}
+				n.integral = n.integral && y.integral
+			}
+			if n.lo > n.hi {
+				return anyNum
+			}
+			return n
+		}
+	}
+	return anyNum
+}
+
+// narrowCompare narrows the numbers compared by e on the paths where e
+// held (t) and did not (f): after x < y, x <= y, x > y or x >= y held,
+// when both sides are numbers, neither is NaN and each is bounded by the
+// other; where x % 1 == 0 held (or x % 1 ~= 0 did not), x is an integer
+// (∞ % 1 is NaN).
+func (a *analyzer) narrowCompare(e *ast.RelationalOpExpr, t, f *state, sc *scope) {
+	lhs, rhs, op := e.Lhs, e.Rhs, e.Operator
+	if op == "==" || op == "~=" {
+		eq := t
+		if op == "~=" {
+			eq = f
+		}
+		if m, ok := lhs.(*ast.ArithmeticOpExpr); ok && m.Operator == "%" && isNumber(m.Rhs, 1) && isNumber(rhs, 0) && !eq.dead {
+			a.setNum(m.Lhs, eq, sc, func(n num) num {
+				n.nan, n.integral = false, true
+				return n
+			})
+		}
+		return
+	}
+	if t.dead {
+		return
+	}
+	if !a.peekType(lhs, t, sc).within(tNum) || !a.peekType(rhs, t, sc).within(tNum) {
+		return
+	}
+	if op == ">" || op == ">=" {
+		lhs, rhs = rhs, lhs
+		op = map[string]string{">": "<", ">=": "<="}[op]
+	}
+	// lhs < rhs or lhs <= rhs.
+	x, y := a.numOf(lhs, t, sc), a.numOf(rhs, t, sc)
+	strict := op == "<"
+	a.setNum(lhs, t, sc, func(n num) num {
+		n.nan = false
+		hi := y.hi
+		if strict && n.integral && !math.IsInf(hi, 0) {
+			hi = math.Ceil(hi) - 1
+		}
+		n.hi = math.Min(n.hi, hi)
+		return n
+	})
+	a.setNum(rhs, t, sc, func(n num) num {
+		n.nan = false
+		lo := x.lo
+		if strict && n.integral && !math.IsInf(lo, 0) {
+			lo = math.Floor(lo) + 1
+		}
+		n.lo = math.Max(n.lo, lo)
+		return n
+	})
+}
+
+// peekType is what expr would say of a local, a literal or arithmetic,
+// without evaluating anything; tAny for the rest.
+func (a *analyzer) peekType(e ast.Expr, st *state, sc *scope) typ {
+	switch e := e.(type) {
+	case *ast.NumberExpr, *ast.ArithmeticOpExpr, *ast.UnaryMinusOpExpr, *ast.UnaryLenOpExpr:
+		return tNum
+	case *ast.IdentExpr:
+		if l := sc.lookup(e.Value); l != nil {
+			return a.typeOf(st, l)
+		}
+	}
+	return tAny
+}
+
+func isNumber(e ast.Expr, v float64) bool {
+	n, ok := e.(*ast.NumberExpr)
+	if !ok {
+		return false
+	}
+	f, err := strconv.ParseFloat(n.Value, 64)
+	return err == nil && f == v
+}
+
+// setNum changes what is known of the local e names, if it is one.
+func (a *analyzer) setNum(e ast.Expr, st *state, sc *scope, to func(num) num) {
+	id, ok := e.(*ast.IdentExpr)
+	if !ok || st.dead {
+		return
+	}
+	l := sc.lookup(id.Value)
+	if l == nil || a.volatile[l.name] {
+		return
+	}
+	n, ok := st.nums[l]
+	if !ok {
+		n = anyNum
+	}
+	n = to(n)
+	if n.lo > n.hi {
+		// No number gets here: the path is impossible for numbers; keep
+		// what was known rather than reason from a contradiction.
+		return
+	}
+	st.nums[l] = n
+}
+
+// numsOf is what is known of the numbers among the values es give for
+// len(ts) targets (nil: nothing), all taken before any target is set.
+func (a *analyzer) numsOf(es []ast.Expr, ts []typ, st *state, sc *scope) []*num {
+	out := make([]*num, len(ts))
+	for i, ty := range ts {
+		if e := exprAt(es, i); e != nil && ty&tNum != 0 && !st.dead {
+			n := a.numOf(e, st, sc)
+			out[i] = &n
+		}
+	}
+	return out
+}
+
+// setNums records n for l, a local just set (nil: nothing known).
+func (a *analyzer) setNums(l *local, n *num, st *state) {
+	if st.dead {
+		return
+	}
+	if n == nil {
+		delete(st.nums, l)
+		return
+	}
+	st.nums[l] = *n
+}
+
+// keyFact is what the run has shown of a key named KEYS[n]: that it holds
+// a sorted set or nothing (zset), and that no write since a command on it
+// succeeded may have deleted it (stable).
+type keyFact struct {
+	zset, stable bool
+}
+
+// keyOf is "KEYS[n]" for an expression that is KEYS[n] or a local set
+// once to it, when the script never changes KEYS; else "".
+func (a *analyzer) keyOf(e ast.Expr, sc *scope) string {
+	if a.escapes["KEYS"] || a.assigned["KEYS"] {
+		return ""
+	}
+	if id, ok := e.(*ast.IdentExpr); ok {
+		if l := sc.lookup(id.Value); l != nil && l.key != "" && !a.assigned[l.name] && !a.volatile[l.name] {
+			return l.key
+		}
+		return ""
+	}
+	return keyRef(e)
+}
+
+// argKind is what an argument of a sure command must be.
+type argKind int
+
+const (
+	kMember argKind = iota // any string or number
+	kScore                 // a number, not NaN, or a literal float
+	kBound                 // a number, not NaN, or a literal range bound
+	kIndex                 // an integer within ±2^53
+	kMillis                // an integer in [1, 2^53]: the key keeps existing
+	kWithScores
+)
+
+// sureCmd is a command that cannot fail when its key (the first argument)
+// holds a sorted set or nothing (zset) or anything (!zset), is stable,
+// and its arguments after the key fit args; rest, when set, may repeat
+// after them any number of times (none included).
+type sureCmd struct {
+	zset      bool
+	args      []argKind
+	opt       []argKind // optional trailing arguments, all or none
+	rest      []argKind
+	write     bool
+	mayDelete bool // a write that may leave the key deleted
+}
+
+var sureCmds = map[string]sureCmd{
+	"ZSCORE":           {zset: true, args: []argKind{kMember}},
+	"ZCARD":            {zset: true},
+	"ZCOUNT":           {zset: true, args: []argKind{kBound, kBound}},
+	"ZRANGE":           {zset: true, args: []argKind{kIndex, kIndex}, opt: []argKind{kWithScores}},
+	"ZRANGEBYSCORE":    {zset: true, args: []argKind{kBound, kBound}, opt: []argKind{kWithScores}},
+	"ZREM":             {zset: true, args: []argKind{kMember}, rest: []argKind{kMember}, write: true, mayDelete: true},
+	"ZREMRANGEBYSCORE": {zset: true, args: []argKind{kBound, kBound}, write: true, mayDelete: true},
+	"ZADD":             {zset: true, write: true}, // its options are checked apart
+	"PEXPIRE":          {args: []argKind{kMillis}, write: true},
+}
+
+var (
+	floatLiteral = regexp.MustCompile(`^[-+]?(inf|[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?)$`)
+	boundLiteral = regexp.MustCompile(`^\(?[-+]?(inf|[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?)$`)
+	intLiteral   = regexp.MustCompile(`^-?[0-9]{1,15}$`)
+)
+
+// fits: the argument e, of type ty at st, fits kind k.
+func (a *analyzer) fits(e ast.Expr, ty typ, k argKind, st *state, sc *scope) bool {
+	if lit, ok := e.(*ast.StringExpr); ok {
+		switch k {
+		case kMember:
+			return true
+		case kScore:
+			return floatLiteral.MatchString(lit.Value)
+		case kBound:
+			return boundLiteral.MatchString(lit.Value)
+		case kIndex:
+			return intLiteral.MatchString(lit.Value)
+		case kWithScores:
+			return strings.EqualFold(lit.Value, "withscores")
+		}
+		return false
+	}
+	if k == kMember {
+		return ty.within(tText | tNum)
+	}
+	if k == kWithScores || !ty.within(tNum) {
+		return false
+	}
+	n := a.numOf(e, st, sc)
+	switch k {
+	case kScore, kBound:
+		return !n.nan
+	case kIndex:
+		return n.isSafeInt()
+	case kMillis:
+		return n.isSafeInt() && n.lo >= 1
+	}
+	return false
+}
+
+// zaddArgs checks ZADD's arguments after the key: options that go
+// together, then score-member pairs.
+func (a *analyzer) zaddArgs(es []ast.Expr, ts []typ, st *state, sc *scope) bool {
+	i := 0
+	seen := map[string]bool{}
+	for ; i < len(es); i++ {
+		lit, ok := es[i].(*ast.StringExpr)
+		if !ok {
+			break
+		}
+		o := strings.ToUpper(lit.Value)
+		if o != "NX" && o != "XX" && o != "GT" && o != "LT" && o != "CH" {
+			break
+		}
+		seen[o] = true
+	}
+	if seen["NX"] && (seen["XX"] || seen["GT"] || seen["LT"]) || seen["GT"] && seen["LT"] {
+		return false
+	}
+	pairs := es[i:]
+	if len(pairs) == 0 || len(pairs)%2 != 0 {
+		return false
+	}
+	for j := range pairs {
+		k := kScore
+		if j%2 == 1 {
+			k = kMember
+		}
+		if !a.fits(pairs[j], ts[i+j], k, st, sc) {
+			return false
+		}
+	}
+	return true
+}
+
+// sure reports whether e, a redis.call or redis.pcall with argument types
+// args (the command included), cannot fail at st.
+func (a *analyzer) sure(e *ast.FuncCallExpr, args []typ, st *state, sc *scope) bool {
+	if st.dead || len(e.Args) < 2 || lastMulti(e.Args) {
+		return false
+	}
+	name, ok := e.Args[0].(*ast.StringExpr)
+	if !ok {
+		return false
+	}
+	cmd := strings.ToUpper(name.Value)
+	c, ok := sureCmds[cmd]
+	if !ok {
+		return false
+	}
+	key := a.keyOf(e.Args[1], sc)
+	f, known := st.keys[key]
+	if key == "" || !known || !f.stable || c.zset && !f.zset {
+		return false
+	}
+	es, ts := e.Args[2:], args[2:]
+	if cmd == "ZADD" {
+		return a.zaddArgs(es, ts, st, sc)
+	}
+	match := func(kinds []argKind) bool {
+		if len(es) < len(kinds) {
+			return false
+		}
+		for i, k := range kinds {
+			if !a.fits(es[i], ts[i], k, st, sc) {
+				return false
+			}
+		}
+		es, ts = es[len(kinds):], ts[len(kinds):]
+		return true
+	}
+	if !match(c.args) {
+		return false
+	}
+	if len(es) > 0 && c.opt != nil && !match(c.opt) {
+		return false
+	}
+	for len(es) > 0 && c.rest != nil {
+		if !match(c.rest) {
+			return false
+		}
+	}
+	return len(es) == 0
+}
+
+// ran updates the key facts after e, a redis.call (raise: it returned, so
+// it succeeded) or redis.pcall (it may have failed), wrote or read.
+func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *state, sc *scope) {
+	if st.dead {
+		return
+	}
+	var cmd string
+	if len(e.Args) > 0 {
+		if name, ok := e.Args[0].(*ast.StringExpr); ok {
+			cmd = strings.ToUpper(name.Value)
+		}
+	}
+	key := ""
+	if len(e.Args) > 1 {
+		key = a.keyOf(e.Args[1], sc)
+	}
+	c, known := sureCmds[cmd]
+	if write {
+		if !known || key == "" || lastMulti(e.Args) {
+			st.keys = map[string]keyFact{} // any key may have changed
+			return
+		}
+		mayDelete := c.mayDelete
+		if cmd == "PEXPIRE" && (len(e.Args) != 3 || !a.fits(e.Args[2], args[2], kMillis, st, sc)) {
+			mayDelete = true
+		}
+		// Another KEYS[n] may name the same key.
+		for k, f := range st.keys {
+			if k == key {
+				continue
+			}
+			f.zset = f.zset && c.zset
+			f.stable = f.stable && !mayDelete
+			st.keys[k] = f
+		}
+		if !raise {
+			delete(st.keys, key)
+			return
+		}
+		old := st.keys[key]
+		st.keys[key] = keyFact{zset: c.zset || old.zset, stable: !mayDelete}
+		return
+	}
+	if !raise || !known || key == "" {
+		return
+	}
+	old := st.keys[key]
+	st.keys[key] = keyFact{zset: c.zset || old.zset, stable: true}
+}
