@@ -12,7 +12,7 @@ var concurrencyScript = &script{
 	fn:   "ratelimit_concurrency",
 	name: "concurrency",
 	ro:   false,
-	sha:  "ab01ec5e057990c4e267af6407b3c558beacf36b",
+	sha:  "020cc1f20e6b8fe0f04386ba5ff0ca67e4184d3e",
 	src: `--! name: concurrency
 --! doc: Concurrent requests limiter (Stripe's): at most limit requests in
 --! doc: flight at once. A request acquires a slot under its own id, releases
@@ -81,11 +81,8 @@ local key = KEYS[1]
 local mine = tonumber(redis.call('ZSCORE', key, id)) -- id's slot expiry, expired or not
 local held = mine ~= nil and mine > now
 local live = redis.call('ZCOUNT', key, string.format('(%d', now), '+inf')
-local tail = redis.call('ZRANGE', key, -2, -1, 'WITHSCORES') -- the two slots expiring last
-local last, before = tonumber(tail[#tail]), tonumber(tail[#tail - 2])
-if tail[#tail - 1] == id then
-  last = before -- the last slot apart from id's
-end
+local tail = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES') -- the slot expiring last
+local last = tonumber(tail[2])
 
 -- Milliseconds from now until expiry (an integer; 0 when past).
 local function left(at)
@@ -96,6 +93,9 @@ local function left(at)
 end
 
 if release == '1' then
+  if tail[1] == id then -- the last slot apart from id's
+    last = tonumber(redis.call('ZRANGE', key, -2, -2, 'WITHSCORES')[2])
+  end
   local reset = left(last)
   -- A score of -inf marks id's slot for the sweep; XX adds nothing.
   redis.call('ZADD', key, 'XX', '-inf', id)
@@ -111,7 +111,7 @@ end
 
 if not held and live >= limit then
   local first = redis.call('ZRANGEBYSCORE', key, string.format('(%d', now), '+inf', 'WITHSCORES', 'LIMIT', 0, 1)
-  local retry, reset = left(tonumber(first[2])), left(tonumber(tail[#tail]))
+  local retry, reset = left(tonumber(first[2])), left(last)
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now)
   return {0, 0, retry, reset}
 end
@@ -120,9 +120,10 @@ local score = now + ttl
 if mine and mine > score then
   score = mine -- GT: an extension never moves the expiry earlier
 end
-local reset = left(math.max(score, tonumber(tail[#tail]) or 0))
+-- Until the last slot expires: id's, or one that expires later.
+local reset = math.min(math.ceil(math.max(score, last or 0) - now), MAX)
 redis.call('ZADD', key, 'GT', now + ttl, id) -- GT still adds a new id
-if reset > 0 then -- always: the slot just taken expires after now
+if reset > 0 then -- always (score > now); the test shows the TTL valid
   redis.call('PEXPIRE', key, reset)
 end
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now)

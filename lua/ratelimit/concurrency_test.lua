@@ -25,6 +25,16 @@ function test_release_frees_a_slot()
   t.eq(acquire('c', T + 20), {1, 0, -1, 1000})
 end
 
+function test_release_of_the_slot_expiring_last()
+  acquire('a'); acquire('b', T + 100)
+  t.eq(release('b', T + 10), {1, 1, -1, 990}, 'reset: until a expires')
+  t.eq(redis.call('ZRANGE', key, 0, -1), {'a'})
+  local ttl = redis.call('PTTL', key)
+  t.ok(ttl > 900 and ttl <= 990, 'the key lives until a expires, got ' .. ttl)
+  t.eq(release('a', T + 20), {1, 2, -1, 0})
+  t.eq(redis.call('EXISTS', key), 0, 'no slot left, no key')
+end
+
 function test_release_of_an_unknown_or_expired_id_answers_0()
   t.eq(release('nobody'), {0, 2, -1, 0})
   acquire('a')
