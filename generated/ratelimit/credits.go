@@ -12,7 +12,7 @@ var creditsScript = &script{
 	fn:   "ratelimit_credits",
 	name: "credits",
 	ro:   false,
-	sha:  "92fa24f0bdf799795c0b78ef7b042866f5a99669",
+	sha:  "390964c5072f614232090cde940ed71e8a421cbb",
 	src: `--! name: credits
 --! doc: Credits of a shared resource (seed 004's strategy 2): credits units
 --! doc: per timeframe of window_ms, whoever asks first gets them. A timeframe
@@ -84,7 +84,12 @@ end
 if cost > 0 then
   used = used + cost
   redis.call('HSET', KEYS[1], 's', start, 'u', used)
-  redis.call('PEXPIRE', KEYS[1], reset)
+  -- reset is a positive integer here; the bounds said show the PEXPIRE
+  -- cannot fail, so that the HSET is the run's last possible failure.
+  local ttl = math.min(math.ceil(reset), MAX)
+  if ttl > 0 then
+    redis.call('PEXPIRE', KEYS[1], ttl)
+  end
 end
 return {1, credits - used, -1, reset}
 `,

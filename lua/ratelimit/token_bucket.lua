@@ -77,12 +77,14 @@ if level < need then
 end
 
 level = level - need
-local reset = math.ceil((full - level) / rate)
+local reset = math.min(math.ceil((full - level) / rate), MAX)
 if reset == 0 then
   if l then
     redis.call('DEL', KEYS[1]) -- full again: same as no key
   end
-elseif cost > 0 then -- a look (cost 0) changes nothing worth storing
+elseif cost > 0 and reset > 0 then -- a look (cost 0) changes nothing worth storing
+  -- reset > 0 always holds here; said, it shows the PEXPIRE cannot fail,
+  -- so that the HSET is the run's last possible failure (no journal).
   redis.call('HSET', KEYS[1], 'l', level, 't', last)
   redis.call('PEXPIRE', KEYS[1], reset)
 end

@@ -530,7 +530,10 @@ func (a *state) join(b *state) {
 	}
 	for k, v := range a.keys {
 		if w, ok := b.keys[k]; ok {
-			a.keys[k] = keyFact{zset: v.zset && w.zset, stable: v.stable && w.stable}
+			if v.fam != w.fam {
+				v.fam = ""
+			}
+			a.keys[k] = keyFact{fam: v.fam, stable: v.stable && w.stable}
 		} else {
 			delete(a.keys, k)
 		}

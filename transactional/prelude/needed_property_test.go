@@ -212,7 +212,7 @@ func TestPropertyNeeded(t *testing.T) {
 
 var sureRuns = flag.Int("sure.runs", 1500, "random scripts TestPropertySure runs on redis-server")
 
-// sureGen writes random scripts of sorted-set commands and PEXPIREs whose
+// sureGen writes random scripts of sorted-set and hash commands and PEXPIREs whose
 // arguments come from ARGV through the checks scripts make (or not), on
 // keys of any type, possibly two names for one key: the scripts Needed
 // clears because their commands cannot fail (sure.go).
@@ -240,7 +240,13 @@ func (g *sureGen) op() string {
 	bound := g.pick("x", "y", "'-inf'", "'(1'", "'+inf'", "'x'", "x + 1", "'(x'")
 	idx := g.pick("0", "-1", "x", "'0'", "y", "'1.5'")
 	ms := g.pick("x", "y", "100", "0", "math.min(x, 1000)", "x * 10", "math.floor(x)")
-	switch g.r.Intn(13) {
+	switch g.r.Intn(15) {
+	case 13:
+		return g.pick("redis.call('HGET', "+k+", 'f')", "redis.call('HMGET', "+k+", 'f', 'g')", "redis.call('HLEN', "+k+")",
+			"redis.call('HEXISTS', "+k+", 'g')")
+	case 14:
+		return g.pick("redis.call('HSET', "+k+", 'f', "+g.pick("x", "'v'", "y", "x + 1")+")", "redis.call('HSET', "+k+", 'g', 1, 'h')",
+			"redis.call('HDEL', "+k+", 'f')", "redis.call('HMSET', "+k+", 'g', 2)")
 	case 0:
 		return g.pick("redis.call('ZCARD', "+k+")", "redis.call('ZSCORE', "+k+", 'm')")
 	case 1, 12:
@@ -278,7 +284,11 @@ func (g *sureGen) script() string {
 	}
 	// A write that succeeds on a sorted set or nothing, first: what comes
 	// after it must not fail.
-	b.WriteString("redis.call('ZADD', " + g.key() + ", " + g.pick("2, 'p'", "'GT', 4, 'm'", "'XX', 1, 'n'", "7, 'r'") + ")\n")
+	if g.r.Intn(4) == 0 {
+		b.WriteString("redis.call('HSET', " + g.key() + ", 'g', 5)\n")
+	} else {
+		b.WriteString("redis.call('ZADD', " + g.key() + ", " + g.pick("2, 'p'", "'GT', 4, 'm'", "'XX', 1, 'n'", "7, 'r'") + ")\n")
+	}
 	for i := 1 + g.r.Intn(3); i > 0; i-- {
 		b.WriteString(g.op() + "\n")
 	}
@@ -303,7 +313,7 @@ func TestPropertySure(t *testing.T) {
 		src := g.script()
 		needed := Needed(src)
 		writes := 0
-		for _, w := range []string{"'ZADD'", "'ZREM'", "'ZREMRANGEBYSCORE'", "'PEXPIRE'"} {
+		for _, w := range []string{"'ZADD'", "'ZREM'", "'ZREMRANGEBYSCORE'", "'PEXPIRE'", "'HSET'", "'HDEL'", "'HMSET'"} {
 			writes += strings.Count(src, w)
 		}
 		multi := !needed && writes >= 2

@@ -14,8 +14,8 @@ import (
 // Most Redis commands fail for some arguments or some contents of their
 // key, and Needed takes every redis.call after a write as a possible
 // failure. A few cannot fail once the run has shown enough: a command of
-// the sorted-set family on a key that an earlier command of the same
-// family ran on (so the key holds a sorted set or nothing), with arguments
+// the sorted-set or hash family on a key that an earlier command of the
+// same family ran on (so the key holds that type or nothing), with arguments
 // whose values are known to suit (a score that is a number and not NaN, an
 // index or a number of milliseconds that is an integer within ±2^53, a
 // literal range bound Redis parses). The flow tracks both: what is known
@@ -315,11 +315,12 @@ func (a *analyzer) setNums(l *local, n *num, st *state) {
 	st.nums[l] = *n
 }
 
-// keyFact is what the run has shown of a key named KEYS[n]: that it holds
-// a sorted set or nothing (zset), and that no write since a command on it
-// succeeded may have deleted it (stable).
+// keyFact is what the run has shown of a key named KEYS[n]: the type it
+// holds if it exists ("zset", "hash"; "": not known), and that no write
+// since a command on it succeeded may have deleted it (stable).
 type keyFact struct {
-	zset, stable bool
+	fam    string
+	stable bool
 }
 
 // keyOf is "KEYS[n]" for an expression that is KEYS[n] or a local set
@@ -350,11 +351,11 @@ const (
 )
 
 // sureCmd is a command that cannot fail when its key (the first argument)
-// holds a sorted set or nothing (zset) or anything (!zset), is stable,
+// holds fam's type or nothing (fam ""; any type), is stable,
 // and its arguments after the key fit args; rest, when set, may repeat
 // after them any number of times (none included).
 type sureCmd struct {
-	zset      bool
+	fam       string
 	args      []argKind
 	opt       []argKind // optional trailing arguments, all or none
 	rest      []argKind
@@ -363,14 +364,21 @@ type sureCmd struct {
 }
 
 var sureCmds = map[string]sureCmd{
-	"ZSCORE":           {zset: true, args: []argKind{kMember}},
-	"ZCARD":            {zset: true},
-	"ZCOUNT":           {zset: true, args: []argKind{kBound, kBound}},
-	"ZRANGE":           {zset: true, args: []argKind{kIndex, kIndex}, opt: []argKind{kWithScores}},
-	"ZRANGEBYSCORE":    {zset: true, args: []argKind{kBound, kBound}, opt: []argKind{kWithScores}},
-	"ZREM":             {zset: true, args: []argKind{kMember}, rest: []argKind{kMember}, write: true, mayDelete: true},
-	"ZREMRANGEBYSCORE": {zset: true, args: []argKind{kBound, kBound}, write: true, mayDelete: true},
-	"ZADD":             {zset: true, write: true}, // its options are checked apart
+	"ZSCORE":           {fam: "zset", args: []argKind{kMember}},
+	"ZCARD":            {fam: "zset"},
+	"ZCOUNT":           {fam: "zset", args: []argKind{kBound, kBound}},
+	"ZRANGE":           {fam: "zset", args: []argKind{kIndex, kIndex}, opt: []argKind{kWithScores}},
+	"ZRANGEBYSCORE":    {fam: "zset", args: []argKind{kBound, kBound}, opt: []argKind{kWithScores}},
+	"ZREM":             {fam: "zset", args: []argKind{kMember}, rest: []argKind{kMember}, write: true, mayDelete: true},
+	"ZREMRANGEBYSCORE": {fam: "zset", args: []argKind{kBound, kBound}, write: true, mayDelete: true},
+	"ZADD":             {fam: "zset", write: true}, // its options are checked apart
+	"HGET":             {fam: "hash", args: []argKind{kMember}},
+	"HMGET":            {fam: "hash", args: []argKind{kMember}, rest: []argKind{kMember}},
+	"HLEN":             {fam: "hash"},
+	"HEXISTS":          {fam: "hash", args: []argKind{kMember}},
+	"HSET":             {fam: "hash", args: []argKind{kMember, kMember}, rest: []argKind{kMember, kMember}, write: true},
+	"HMSET":            {fam: "hash", args: []argKind{kMember, kMember}, rest: []argKind{kMember, kMember}, write: true},
+	"HDEL":             {fam: "hash", args: []argKind{kMember}, rest: []argKind{kMember}, write: true, mayDelete: true},
 	"PEXPIRE":          {args: []argKind{kMillis}, write: true},
 }
 
@@ -467,7 +475,7 @@ func (a *analyzer) sure(e *ast.FuncCallExpr, args []typ, st *state, sc *scope) b
 	}
 	key := a.keyOf(e.Args[1], sc)
 	f, known := st.keys[key]
-	if key == "" || !known || !f.stable || c.zset && !f.zset {
+	if key == "" || !known || !f.stable || c.fam != "" && c.fam != f.fam {
 		return false
 	}
 	es, ts := e.Args[2:], args[2:]
@@ -531,7 +539,9 @@ func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *s
 			if k == key {
 				continue
 			}
-			f.zset = f.zset && c.zset
+			if c.fam != "" && c.fam != f.fam {
+				f.fam = "" // it may now hold c's type
+			}
 			f.stable = f.stable && !mayDelete
 			st.keys[k] = f
 		}
@@ -540,12 +550,20 @@ func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *s
 			return
 		}
 		old := st.keys[key]
-		st.keys[key] = keyFact{zset: c.zset || old.zset, stable: !mayDelete}
+		st.keys[key] = keyFact{fam: famAfter(c, old), stable: !mayDelete}
 		return
 	}
 	if !raise || !known || key == "" {
 		return
 	}
 	old := st.keys[key]
-	st.keys[key] = keyFact{zset: c.zset || old.zset, stable: true}
+	st.keys[key] = keyFact{fam: famAfter(c, old), stable: true}
+}
+
+// famAfter is the type a key holds, if any, after c succeeded on it.
+func famAfter(c sureCmd, old keyFact) string {
+	if c.fam != "" {
+		return c.fam
+	}
+	return old.fam
 }

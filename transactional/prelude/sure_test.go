@@ -23,16 +23,20 @@ func TestSureWitnesses(t *testing.T) {
 	for _, w := range []struct {
 		name, src, arg string
 		state          []any
+		twice          bool // KEYS[1] and KEYS[2] name the same key
 	}{
 		{"a score may be NaN", "local x = tonumber(ARGV[1])\nif not x then return 'no' end\n" +
-			"redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('ZADD', KEYS[1], x, 'q')\n", "nan", nil},
-		{"an index must be an integer", checked + "redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('ZRANGE', KEYS[1], x, -1)\n", "2.5", nil},
-		{"milliseconds must be an integer", checked + "redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('PEXPIRE', KEYS[1], x)\n", "2.5", nil},
+			"redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('ZADD', KEYS[1], x, 'q')\n", "nan", nil, false},
+		{"an index must be an integer", checked + "redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('ZRANGE', KEYS[1], x, -1)\n", "2.5", nil, false},
+		{"milliseconds must be an integer", checked + "redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('PEXPIRE', KEYS[1], x)\n", "2.5", nil, false},
 		{"milliseconds must be bounded", "local x = tonumber(ARGV[1])\nif not x or x % 1 ~= 0 or x < 1 then return 'no' end\n" +
-			"redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('PEXPIRE', KEYS[1], x)\n", "1e300", nil},
-		{"options must go together", "redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('ZADD', KEYS[1], 'NX', 'GT', 3, 'q')\n", "", nil},
-		{"a literal bound must parse", "redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('ZREMRANGEBYSCORE', KEYS[1], '(x', '+inf')\n", "", nil},
-		{"the key must be a sorted set", "redis.call('PEXPIRE', KEYS[1], 100000)\nredis.call('ZCARD', KEYS[1])\n", "", []any{"SET", "{w}k", "v"}},
+			"redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('PEXPIRE', KEYS[1], x)\n", "1e300", nil, false},
+		{"options must go together", "redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('ZADD', KEYS[1], 'NX', 'GT', 3, 'q')\n", "", nil, false},
+		{"a literal bound must parse", "redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('ZREMRANGEBYSCORE', KEYS[1], '(x', '+inf')\n", "", nil, false},
+		{"the key must be a sorted set", "redis.call('PEXPIRE', KEYS[1], 100000)\nredis.call('ZCARD', KEYS[1])\n", "", []any{"SET", "{w}k", "v"}, false},
+		{"the key must be a hash", "redis.call('ZADD', KEYS[1], 2, 'p')\nredis.call('HSET', KEYS[1], 'f', 1)\n", "", nil, false},
+		{"HSET takes pairs", "redis.call('HSET', KEYS[1], 'f', 1)\nredis.call('HSET', KEYS[1], 'g', 1, 'h')\n", "", nil, false},
+		{"another name may give the key another type", "redis.call('ZCARD', KEYS[1])\nredis.call('HSET', KEYS[2], 'g', 5)\nredis.call('ZCARD', KEYS[1])\n", "", nil, true},
 	} {
 		t.Run(w.name, func(t *testing.T) {
 			src := w.src + "return 'ok'\n"
@@ -45,7 +49,10 @@ func TestSureWitnesses(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			keys := []string{"{w}k"}
+			keys := []string{"{w}k", "{w}other"}
+			if w.twice {
+				keys[1] = keys[0]
+			}
 			before := describe(t, ctx, c, keys)
 			err := c.Eval(ctx, src, keys, w.arg).Err()
 			if err == nil {

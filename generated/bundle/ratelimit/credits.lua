@@ -69,6 +69,11 @@ end
 if cost > 0 then
   used = used + cost
   redis.call('HSET', KEYS[1], 's', start, 'u', used)
-  redis.call('PEXPIRE', KEYS[1], reset)
+  -- reset is a positive integer here; the bounds said show the PEXPIRE
+  -- cannot fail, so that the HSET is the run's last possible failure.
+  local ttl = math.min(math.ceil(reset), MAX)
+  if ttl > 0 then
+    redis.call('PEXPIRE', KEYS[1], ttl)
+  end
 end
 return {1, credits - used, -1, reset}

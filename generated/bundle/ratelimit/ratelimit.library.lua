@@ -320,7 +320,12 @@ end
 if cost > 0 then
   used = used + cost
   redis.call('HSET', KEYS[1], 's', start, 'u', used)
-  redis.call('PEXPIRE', KEYS[1], reset)
+  -- reset is a positive integer here; the bounds said show the PEXPIRE
+  -- cannot fail, so that the HSET is the run's last possible failure.
+  local ttl = math.min(math.ceil(reset), MAX)
+  if ttl > 0 then
+    redis.call('PEXPIRE', KEYS[1], ttl)
+  end
 end
 return {1, credits - used, -1, reset}
 end
@@ -703,12 +708,14 @@ if level < need then
 end
 
 level = level - need
-local reset = math.ceil((full - level) / rate)
+local reset = math.min(math.ceil((full - level) / rate), MAX)
 if reset == 0 then
   if l then
     redis.call('DEL', KEYS[1]) -- full again: same as no key
   end
-elseif cost > 0 then -- a look (cost 0) changes nothing worth storing
+elseif cost > 0 and reset > 0 then -- a look (cost 0) changes nothing worth storing
+  -- reset > 0 always holds here; said, it shows the PEXPIRE cannot fail,
+  -- so that the HSET is the run's last possible failure (no journal).
   redis.call('HSET', KEYS[1], 'l', level, 't', last)
   redis.call('PEXPIRE', KEYS[1], reset)
 end
@@ -918,4 +925,4 @@ return {1, remaining, -1, reset}
 end
 redis.register_function{function_name='ratelimit_window', callback=ratelimit_window, flags={}}
 
-redis.register_function{function_name='ratelimit_version', callback=function() return 'ba2aa6105728d66303d2a163ff27ce645e0848f1' end, flags={'no-writes', 'allow-stale'}}
+redis.register_function{function_name='ratelimit_version', callback=function() return 'c6259c37ab0cc60c5f999f2996b1e0e8200d6dc8' end, flags={'no-writes', 'allow-stale'}}
