@@ -67,17 +67,24 @@
 // # Commands that cannot fail
 //
 // A redis.call is a possible failure, except the few commands sure.go knows
-// cannot fail once the run has shown enough. They are the sorted-set
-// commands a limiter uses and PEXPIRE:
-//   - ZSCORE, ZCARD, ZCOUNT, ZRANGE and ZRANGEBYSCORE (WITHSCORES);
-//   - ZADD with options that go together, ZREM and ZREMRANGEBYSCORE;
-//   - PEXPIRE of an integer in [1, 2^53].
+// cannot fail once the run has shown enough. They are the commands the
+// limiters use, by family:
+//   - sorted sets: ZSCORE, ZCARD, ZCOUNT, ZRANGE and ZRANGEBYSCORE
+//     (WITHSCORES); ZADD with options that go together, ZREM and
+//     ZREMRANGEBYSCORE;
+//   - hashes: HGET, HMGET, HLEN, HEXISTS; HSET and HMSET of field-value
+//     pairs, HDEL;
+//   - strings: GET, STRLEN;
+//   - any type: SET (no option but PX of an integer in [1, 2^53]), EXISTS,
+//     TYPE, PTTL, PEXPIRETIME, DEL of one key, PEXPIRE of an integer in
+//     [1, 2^53].
 //
 // Such a command cannot fail when three things hold:
 //   - Its key is KEYS[n], or a local set to it once, and the script never
 //     changes KEYS.
-//   - An earlier sorted-set command on that key succeeded, so the key holds
-//     a sorted set or nothing.
+//   - An earlier command of the same family on that key succeeded, so the
+//     key holds that type or nothing (a command of any type needs only
+//     that some command on the key succeeded: the key is then not nil).
 //   - No write since then may have deleted the key (another KEYS[m] may
 //     name the same key). While a key's slot migrates, a cluster node
 //     refuses a script's command on a key the script deleted: this was

@@ -212,7 +212,7 @@ func TestPropertyNeeded(t *testing.T) {
 
 var sureRuns = flag.Int("sure.runs", 1500, "random scripts TestPropertySure runs on redis-server")
 
-// sureGen writes random scripts of sorted-set and hash commands and PEXPIREs whose
+// sureGen writes random scripts of sorted-set, hash and string commands and PEXPIREs whose
 // arguments come from ARGV through the checks scripts make (or not), on
 // keys of any type, possibly two names for one key: the scripts Needed
 // clears because their commands cannot fail (sure.go).
@@ -240,7 +240,12 @@ func (g *sureGen) op() string {
 	bound := g.pick("x", "y", "'-inf'", "'(1'", "'+inf'", "'x'", "x + 1", "'(x'")
 	idx := g.pick("0", "-1", "x", "'0'", "y", "'1.5'")
 	ms := g.pick("x", "y", "100", "0", "math.min(x, 1000)", "x * 10", "math.floor(x)")
-	switch g.r.Intn(15) {
+	switch g.r.Intn(17) {
+	case 15:
+		return g.pick("redis.call('GET', "+k+")", "redis.call('EXISTS', "+k+")", "redis.call('PTTL', "+k+")", "redis.call('STRLEN', "+k+")")
+	case 16:
+		return g.pick("redis.call('SET', "+k+", "+g.pick("x", "'v'")+")", "redis.call('SET', "+k+", 'v', 'PX', "+ms+")",
+			"redis.call('DEL', "+k+")", "redis.call('SET', "+k+", 'v', 'EX', 10)")
 	case 13:
 		return g.pick("redis.call('HGET', "+k+", 'f')", "redis.call('HMGET', "+k+", 'f', 'g')", "redis.call('HLEN', "+k+")",
 			"redis.call('HEXISTS', "+k+", 'g')")
@@ -313,7 +318,7 @@ func TestPropertySure(t *testing.T) {
 		src := g.script()
 		needed := Needed(src)
 		writes := 0
-		for _, w := range []string{"'ZADD'", "'ZREM'", "'ZREMRANGEBYSCORE'", "'PEXPIRE'", "'HSET'", "'HDEL'", "'HMSET'"} {
+		for _, w := range []string{"'ZADD'", "'ZREM'", "'ZREMRANGEBYSCORE'", "'PEXPIRE'", "'HSET'", "'HDEL'", "'HMSET'", "'SET'", "'DEL'"} {
 			writes += strings.Count(src, w)
 		}
 		multi := !needed && writes >= 2

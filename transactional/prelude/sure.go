@@ -14,8 +14,9 @@ import (
 // Most Redis commands fail for some arguments or some contents of their
 // key, and Needed takes every redis.call after a write as a possible
 // failure. A few cannot fail once the run has shown enough: a command of
-// the sorted-set or hash family on a key that an earlier command of the
-// same family ran on (so the key holds that type or nothing), with arguments
+// the sorted-set, hash or string family on a key that an earlier command
+// of the same family ran on (so the key holds that type or nothing), or a
+// command that takes a key of any type (SET, DEL, PEXPIRE …), with arguments
 // whose values are known to suit (a score that is a number and not NaN, an
 // index or a number of milliseconds that is an integer within ±2^53, a
 // literal range bound Redis parses). The flow tracks both: what is known
@@ -348,6 +349,7 @@ const (
 	kIndex                 // an integer within ±2^53
 	kMillis                // an integer in [1, 2^53]: the key keeps existing
 	kWithScores
+	kPX // the literal PX
 )
 
 // sureCmd is a command that cannot fail when its key (the first argument)
@@ -360,7 +362,8 @@ type sureCmd struct {
 	opt       []argKind // optional trailing arguments, all or none
 	rest      []argKind
 	write     bool
-	mayDelete bool // a write that may leave the key deleted
+	mayDelete bool   // a write that may leave the key deleted
+	makes     string // the type the key holds after it, when not fam
 }
 
 var sureCmds = map[string]sureCmd{
@@ -379,6 +382,14 @@ var sureCmds = map[string]sureCmd{
 	"HSET":             {fam: "hash", args: []argKind{kMember, kMember}, rest: []argKind{kMember, kMember}, write: true},
 	"HMSET":            {fam: "hash", args: []argKind{kMember, kMember}, rest: []argKind{kMember, kMember}, write: true},
 	"HDEL":             {fam: "hash", args: []argKind{kMember}, rest: []argKind{kMember}, write: true, mayDelete: true},
+	"GET":              {fam: "string"},
+	"STRLEN":           {fam: "string"},
+	"SET":              {args: []argKind{kMember}, opt: []argKind{kPX, kMillis}, write: true, makes: "string"},
+	"EXISTS":           {},
+	"TYPE":             {},
+	"PTTL":             {},
+	"PEXPIRETIME":      {},
+	"DEL":              {write: true, mayDelete: true},
 	"PEXPIRE":          {args: []argKind{kMillis}, write: true},
 }
 
@@ -402,13 +413,15 @@ func (a *analyzer) fits(e ast.Expr, ty typ, k argKind, st *state, sc *scope) boo
 			return intLiteral.MatchString(lit.Value)
 		case kWithScores:
 			return strings.EqualFold(lit.Value, "withscores")
+		case kPX:
+			return strings.EqualFold(lit.Value, "px")
 		}
 		return false
 	}
 	if k == kMember {
 		return ty.within(tText | tNum)
 	}
-	if k == kWithScores || !ty.within(tNum) {
+	if k == kWithScores || k == kPX || !ty.within(tNum) {
 		return false
 	}
 	n := a.numOf(e, st, sc)
@@ -539,7 +552,7 @@ func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *s
 			if k == key {
 				continue
 			}
-			if c.fam != "" && c.fam != f.fam {
+			if t := famAfter(c, keyFact{}); t != "" && t != f.fam {
 				f.fam = "" // it may now hold c's type
 			}
 			f.stable = f.stable && !mayDelete
@@ -562,6 +575,9 @@ func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *s
 
 // famAfter is the type a key holds, if any, after c succeeded on it.
 func famAfter(c sureCmd, old keyFact) string {
+	if c.makes != "" {
+		return c.makes
+	}
 	if c.fam != "" {
 		return c.fam
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -81,12 +82,17 @@ func TestSureMigratingSlot(t *testing.T) {
 		t.Fatal(err)
 	}
 	slot := int(redisKeySlot(t, ctx, owner, key))
-	var target string
+	var (
+		mu     sync.Mutex // ForEachMaster calls in parallel
+		target string
+	)
 	err = cc.ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error {
 		id, err := n.Do(ctx, "CLUSTER", "MYID").Text()
 		if err != nil {
 			return err
 		}
+		mu.Lock()
+		defer mu.Unlock()
 		if n.Options().Addr != owner.Options().Addr {
 			target = id
 		}
