@@ -135,8 +135,10 @@ func (a *analyzer) numOf(e ast.Expr, st *state, sc *scope) num {
 		case "*":
 			return mulNum(x, y)
 		case "%":
-			// Lua 5.1: a - floor(a/b)*b, in [0, b) for b > 0 and a finite.
-			if !y.nan && y.lo == y.hi && y.lo > 0 && !x.nan && !math.IsInf(x.lo, 0) && !math.IsInf(x.hi, 0) && !math.IsInf(y.lo, 0) {
+			// Lua 5.1: a - floor(a/b)*b, in [0, b] for b > 0 and |a| <=
+			// 2^53 (beyond, a/b rounds and the result may be negative:
+			// TestPropertyNum found -2 for a near 1.8e16, b 7).
+			if !y.nan && y.lo == y.hi && y.lo > 0 && !x.nan && x.lo >= -safeInt && x.hi <= safeInt && !math.IsInf(y.lo, 0) {
 				return num{lo: 0, hi: y.lo, integral: x.integral && y.integral}
 			}
 		}
@@ -167,18 +169,20 @@ func (a *analyzer) numOf(e ast.Expr, st *state, sc *scope) num {
 		case "min", "max":
 			// Lua 5.1 keeps the first argument and replaces it with each
 			// later one that compares less (min) or greater (max): a NaN
-			// first argument stays, a later one is skipped.
+			// first argument stays, a later one is skipped, so a later
+			// argument that may be NaN cannot tighten the bound it would
+			// tighten if it were not.
 			n := args[0]
 			for _, y := range args[1:] {
 				if key.Value == "min" {
-					n.hi = math.Min(n.hi, y.hi)
+					n.lo = math.Min(n.lo, y.lo)
 					if !y.nan {
-						n.lo = math.Min(n.lo, y.lo)
+						n.hi = math.Min(n.hi, y.hi)
 					}
 				} else {
-					n.lo = math.Max(n.lo, y.lo)
+					n.hi = math.Max(n.hi, y.hi)
 					if !y.nan {
-						n.hi = math.Max(n.hi, y.hi)
+						n.lo = math.Max(n.lo, y.lo)
 					}
 				}
 				n.integral = n.integral && y.integral

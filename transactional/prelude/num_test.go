@@ -1,0 +1,249 @@
+package prelude
+
+import (
+	"flag"
+	"math"
+	"math/rand"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/yuin/gopher-lua/ast"
+	"github.com/yuin/gopher-lua/parse"
+)
+
+var numRuns = flag.Int("num.runs", 400, "random expressions TestPropertyNum evaluates on redis-server")
+
+// numGen writes random arithmetic over two numbers x and y, of the kinds
+// numOf follows.
+type numGen struct{ r *rand.Rand }
+
+func (g *numGen) expr(depth int) string {
+	if depth == 0 || g.r.Intn(4) == 0 {
+		return []string{"x", "y", "x", "y", "1", "0", "1000", "2.5", "-3"}[g.r.Intn(9)]
+	}
+	a, b := g.expr(depth-1), g.expr(depth-1)
+	switch g.r.Intn(10) {
+	case 0:
+		return "(" + a + " + " + b + ")"
+	case 1:
+		return "(" + a + " - " + b + ")"
+	case 2:
+		return "(" + a + " * " + b + ")"
+	case 3:
+		return "(" + a + " % " + []string{"1", "7", "0.5", "1000"}[g.r.Intn(4)] + ")"
+	case 4:
+		return "(-(" + a + "))"
+	case 5:
+		return "math.floor(" + a + ")"
+	case 6:
+		return "math.ceil(" + a + ")"
+	case 7:
+		return "math.min(" + a + ", " + b + ")"
+	case 8:
+		return "math.max(" + a + ", " + b + ")"
+	}
+	return "#'abc' + " + a
+}
+
+var numBounds = []float64{math.Inf(-1), -safeInt, -10, -1, 0, 0.5, 1, 3, 10, safeInt, math.Inf(1)}
+
+func (g *numGen) num() num {
+	i, j := g.r.Intn(len(numBounds)), g.r.Intn(len(numBounds))
+	if i > j {
+		i, j = j, i
+	}
+	n := num{lo: numBounds[i], hi: numBounds[j], nan: g.r.Intn(3) == 0, integral: g.r.Intn(2) == 0}
+	if n.integral {
+		n.lo, n.hi = math.Ceil(n.lo), math.Floor(n.hi)
+		if n.lo > n.hi {
+			n.lo = n.hi
+		}
+	}
+	return n
+}
+
+// samples are values n allows: its bounds, infinities where unbounded,
+// NaN if allowed, and values between.
+func (g *numGen) samples(n num) []float64 {
+	vs := []float64{n.lo, n.hi}
+	for k := 0; k < 4; k++ {
+		lo, hi := math.Max(n.lo, -1e6), math.Min(n.hi, 1e6)
+		if lo > hi {
+			lo, hi = n.lo, n.hi
+		}
+		v := lo + g.r.Float64()*(hi-lo)
+		if math.IsNaN(v) { // ∞ - ∞: n is one infinity
+			v = n.lo
+		}
+		if n.integral {
+			v = math.Round(v)
+			if v < n.lo || v > n.hi {
+				v = n.lo
+			}
+		}
+		vs = append(vs, v)
+	}
+	if n.nan {
+		vs = append(vs, math.NaN())
+	}
+	return vs
+}
+
+func luaNumber(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "nan"
+	case math.IsInf(v, 1):
+		return "inf"
+	case math.IsInf(v, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// TestPropertyNum checks the flow's knowledge of numbers (numOf) against
+// Lua 5.1 as Redis runs it: for random expressions over x and y, each with
+// random bounds, NaN allowed or not and integral or not, every value the
+// expression takes on redis-server, for x and y at their bounds, at
+// infinities, at NaN and between, lies within what numOf says.
+func TestPropertyNum(t *testing.T) {
+	ctx, c := start(t)
+	g := &numGen{r: rand.New(rand.NewSource(*neededSeed))}
+	checked := 0
+	for run := 0; run < *numRuns; run++ {
+		src := g.expr(3)
+		chunk, err := parse.Parse(strings.NewReader("return "+src), "<expr>")
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		e := chunk[0].(*ast.ReturnStmt).Exprs[0]
+		x, y := &local{name: "x"}, &local{name: "y"}
+		nx, ny := g.num(), g.num()
+		a := &analyzer{volatile: map[string]bool{}, callNums: map[*ast.FuncCallExpr]num{}}
+		st := newState()
+		st.env[x], st.env[y] = tNum, tNum
+		st.nums[x], st.nums[y] = nx, ny
+		sc := &scope{vars: map[string]*local{"x": x, "y": y}}
+		want := a.numOf(e, st, sc)
+
+		var args []any
+		for _, vx := range g.samples(nx) {
+			for _, vy := range g.samples(ny) {
+				args = append(args, luaNumber(vx), luaNumber(vy))
+			}
+		}
+		lua := "local out = {} for i = 1, #ARGV, 2 do local x, y = tonumber(ARGV[i]), tonumber(ARGV[i + 1]) " +
+			"out[#out + 1] = string.format('%.17g', " + src + ") end return out"
+		got, err := c.Eval(ctx, lua, nil, args...).StringSlice()
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for i, s := range got {
+			v, err := strconv.ParseFloat(strings.TrimPrefix(s, "-nan"), 64)
+			if strings.Contains(s, "nan") {
+				v, err = math.NaN(), nil
+			}
+			if err != nil {
+				t.Fatalf("%s: reply %q", src, s)
+			}
+			bad := ""
+			switch {
+			case math.IsNaN(v):
+				if !want.nan {
+					bad = "NaN"
+				}
+			case v < want.lo || v > want.hi:
+				bad = "out of bounds"
+			case want.integral && !math.IsInf(v, 0) && v != math.Trunc(v):
+				bad = "not an integer"
+			}
+			if bad != "" {
+				t.Fatalf("%s with x = %v %+v, y = %v %+v: %s is %s for %+v", src, args[2*i], nx, args[2*i+1], ny, s, bad, want)
+			}
+			checked++
+		}
+	}
+	t.Logf("%d expressions, %d values checked", *numRuns, checked)
+}
+
+// TestPropertyNarrow checks narrowCompare the same way: after a random
+// comparison of x with y or a literal held (or, for ~=, did not), every x
+// and y for which it does on redis-server lie within what the flow says of
+// them on that path.
+func TestPropertyNarrow(t *testing.T) {
+	ctx, c := start(t)
+	g := &numGen{r: rand.New(rand.NewSource(*neededSeed))}
+	checked := 0
+	for run := 0; run < *numRuns; run++ {
+		rhs := []string{"y", "0", "1", "-3", "2.5", "1000"}[g.r.Intn(6)]
+		var cond string
+		switch g.r.Intn(3) {
+		case 0:
+			cond = "x % 1 == 0"
+		case 1:
+			cond = "x % 1 ~= 0"
+		default:
+			cond = "x " + []string{"<", "<=", ">", ">="}[g.r.Intn(4)] + " " + rhs
+			if g.r.Intn(2) == 0 {
+				cond = rhs + " " + []string{"<", "<=", ">", ">="}[g.r.Intn(4)] + " x"
+			}
+		}
+		chunk, err := parse.Parse(strings.NewReader("return "+cond), "<cond>")
+		if err != nil {
+			t.Fatalf("%s: %v", cond, err)
+		}
+		e := chunk[0].(*ast.ReturnStmt).Exprs[0].(*ast.RelationalOpExpr)
+		x, y := &local{name: "x"}, &local{name: "y"}
+		nx, ny := g.num(), g.num()
+		a := &analyzer{volatile: map[string]bool{}, callNums: map[*ast.FuncCallExpr]num{}}
+		st := newState()
+		st.env[x], st.env[y] = tNum, tNum
+		st.nums[x], st.nums[y] = nx, ny
+		sc := &scope{vars: map[string]*local{"x": x, "y": y}}
+		held, failed := st.clone(), st.clone()
+		a.narrowCompare(e, held, failed, sc)
+
+		var args []any
+		for _, vx := range g.samples(nx) {
+			for _, vy := range g.samples(ny) {
+				args = append(args, luaNumber(vx), luaNumber(vy))
+			}
+		}
+		lua := "local out = {} for i = 1, #ARGV, 2 do local x, y = tonumber(ARGV[i]), tonumber(ARGV[i + 1]) " +
+			"out[#out + 1] = tostring(" + cond + ") end return out"
+		got, err := c.Eval(ctx, lua, nil, args...).StringSlice()
+		if err != nil {
+			t.Fatalf("%s: %v", cond, err)
+		}
+		for i, s := range got {
+			path := failed
+			if s == "true" {
+				path = held
+			}
+			for _, v := range []struct {
+				l   *local
+				arg any
+			}{{x, args[2*i]}, {y, args[2*i+1]}} {
+				val, _ := strconv.ParseFloat(v.arg.(string), 64)
+				n := path.nums[v.l]
+				bad := ""
+				switch {
+				case math.IsNaN(val):
+					if !n.nan {
+						bad = "NaN"
+					}
+				case val < n.lo || val > n.hi:
+					bad = "out of bounds"
+				case n.integral && !math.IsInf(val, 0) && val != math.Trunc(val):
+					bad = "not an integer"
+				}
+				if bad != "" {
+					t.Fatalf("%s is %s with x = %v %+v, y = %v %+v: %s = %v is %s for %+v", cond, s, args[2*i], nx, args[2*i+1], ny, v.l.name, v.arg, bad, n)
+				}
+			}
+			checked++
+		}
+	}
+	t.Logf("%d comparisons, %d pairs checked", *numRuns, checked)
+}
