@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"github.com/scriptgen/scriptgen/transactional/prelude"
 	"strconv"
 	"strings"
 
@@ -156,7 +157,31 @@ func analyze(u *unit) []Finding {
 		}
 	}
 	a.unused()
+	a.journal()
 	return a.out
+}
+
+// journal reports, for a transactional script, each write a failed run
+// must undo and what may fail after it (prelude.Explain): what to change
+// for the script to ship as it stands. A script with includes is left out,
+// its bundled text is not the file's.
+func (a *analyzer) journal() {
+	u := a.u
+	if !u.s.Has(script.Transactional) || u.library || len(u.chunks) != 1 || len(u.splices[u.chunks[0]]) > 0 || len(u.chunks[0].incs) > 0 {
+		return
+	}
+	c := u.chunks[0]
+	for _, j := range prelude.Explain(c.src) {
+		what := "a write"
+		if j.Command != "" {
+			what = j.Command
+		}
+		msg := fmt.Sprintf("%s a failed run must undo: %s", what, j.Why)
+		if j.GaveUp {
+			msg = "the bundle keeps the rollback runtime: the proof that writes need no undo gives up here: " + j.Why
+		}
+		a.emit(c, max(j.Line, 1), max(j.Col, 1), RuleJournal, msg)
+	}
 }
 
 // chunk reads one file's top level, with its @include files where they

@@ -48,6 +48,14 @@ return redis.call('INCRBY', KEYS[1], f(tonumber(ARGV[1])))`, nil},
 			[]string{"p.lua:1:10: unused: warning: local z is never read",
 				"p.lua:2:8: globals: undefined name z: not a local and not in Redis's script environment"}},
 		{"syntax", "local = 1", []string{"p.lua:1:7: syntax: lua: syntax error near '='"}},
+		{"journal", "--! flags: transactional\n--! key: a\n--! key: b\nlocal n = redis.call('ZCARD', KEYS[1])\n  redis.call('ZADD', KEYS[1], 1, 'm')\n" +
+			"redis.call('ZADD', KEYS[2], 1, 'm')\nreturn n",
+			[]string{"p.lua:5:3: journal: info: ZADD a failed run must undo: line 6 may fail after it: ZADD of KEYS[2], on which no command has succeeded before (it may be nil, or hold another type)"}},
+		{"journal, none needed", "--! flags: transactional\n--! key: a\nlocal n = redis.call('ZCARD', KEYS[1])\nredis.call('ZADD', KEYS[1], 1, 'm')\n" +
+			"redis.call('ZADD', KEYS[1], 2, 'n')\nreturn n", nil},
+		{"journal, not transactional", "--! key: a\n--! key: b\nredis.call('SET', KEYS[1], 1)\nreturn redis.call('INCR', KEYS[2])", nil},
+		{"journal, the proof gives up", "--! flags: transactional\n--! key: a\nlocal f = redis.call\nf('SET', KEYS[1], 1)\nreturn 1",
+			[]string{"p.lua:3:1: journal: info: the bundle keeps the rollback runtime: the proof that writes need no undo gives up here: redis.call used as a value: the proof sees only calls"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got, want := lintSrc(tc.src), strings.Join(tc.want, "\n"); got != want {

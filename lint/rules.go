@@ -67,6 +67,7 @@ const (
 	RuleReadonlyTables = "readonly-tables"
 	RuleUnused         = "unused"
 	RuleShadow         = "shadow"
+	RuleJournal        = "journal"
 	RuleInclude        = "include"
 )
 
@@ -88,6 +89,8 @@ var Rules = []Rule{
 	{RuleReadonlyTables, Error, "Redis 6.2.7 and later make the library tables read-only: no writes into string, table, math, redis, cjson…", "function table.extend(t, u) end"},
 	{RuleUnused, Warning, "a local variable or function that is never read", "local unused = 1"},
 	{RuleShadow, Warning, "a local that hides another local of the same name", "local k = KEYS[1]; do local k = 2 end"},
+	{RuleJournal, Info, "in a transactional script, a write that a failed run must undo, and what may fail after it: without any, the bundle ships the script as it stands",
+		"redis.call('SET', KEYS[1], 1) return redis.call('INCR', KEYS[2]) -- with flags: transactional"},
 }
 
 // RuleByName returns the rule and whether it exists.

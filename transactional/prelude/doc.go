@@ -64,6 +64,10 @@
 // proof on redis-server with random scripts and arguments: every failed run
 // of a script said to need no runtime leaves the keyspace as it was.
 //
+// Explain lists the writes a failed run must undo and, for each, the first
+// thing after it found to possibly fail (or why the proof gave up):
+// `scriptgen lint` reports them for transactional scripts (rule journal).
+//
 // # Commands that cannot fail
 //
 // A redis.call is a possible failure, except the few commands sure.go knows

@@ -53,6 +53,11 @@ type analysis struct {
 	// never switches to RESP3), the script needs no runtime but the undo
 	// of those writes (see Wrap).
 	plans map[*ast.FuncCallExpr]*plan
+	// For Explain: what refuted each write that is not final (writes in
+	// a function body or a loop have none), and why the proof gave up.
+	why    map[*ast.FuncCallExpr]failure
+	nested map[*ast.FuncCallExpr]bool
+	gaveUp *failure
 }
 
 func analyze(code string) analysis {
@@ -64,17 +69,24 @@ func analyze(code string) analysis {
 		escapes: map[string]bool{}, plans: map[*ast.FuncCallExpr]*plan{}}
 	a.scan(chunk, newNames(nil), nil, false)
 	if a.giveUp {
-		return analysis{needed: true}
+		return analysis{needed: true, gaveUp: &a.gaveUp}
 	}
 	a.refuted = map[*ast.FuncCallExpr]bool{}
+	a.why = map[*ast.FuncCallExpr]failure{}
 	a.opened = map[*ast.FuncCallExpr]bool{}
 	a.callNums = map[*ast.FuncCallExpr]num{}
 	st := newState()
 	a.block(chunk, st, &scope{vars: map[string]*local{}})
 	if a.giveUp {
-		return analysis{needed: true}
+		return analysis{needed: true, gaveUp: &a.gaveUp}
 	}
-	out := analysis{sites: a.sites, final: map[*ast.FuncCallExpr]bool{}, plans: map[*ast.FuncCallExpr]*plan{}}
+	out := analysis{sites: a.sites, final: map[*ast.FuncCallExpr]bool{}, plans: map[*ast.FuncCallExpr]*plan{},
+		why: a.why, nested: map[*ast.FuncCallExpr]bool{}}
+	for w, nested := range a.writes {
+		if nested {
+			out.nested[w] = true
+		}
+	}
 	planned := !a.setresp
 	for w, nested := range a.writes {
 		switch {
@@ -143,15 +155,17 @@ func (n *names) has(name string) bool {
 
 type analyzer struct {
 	giveUp   bool
+	gaveUp   failure         // why
 	volatile map[string]bool // assigned inside a function that does not declare them
 	assigned map[string]bool // assigned by some assignment statement
 	writes   map[*ast.FuncCallExpr]bool
-	refuted  map[*ast.FuncCallExpr]bool  // writes something may fail after
-	opened   map[*ast.FuncCallExpr]bool  // writes the main chunk's flow ran
-	escapes  map[string]bool             // names whose value is handed on or changed in place
-	setresp  bool                        // the script calls redis.setresp
-	plans    map[*ast.FuncCallExpr]*plan // writes whose undo the script's own read gives
-	sites    []*ast.FuncCallExpr         // redis.call and redis.pcall, in source order
+	refuted  map[*ast.FuncCallExpr]bool    // writes something may fail after
+	why      map[*ast.FuncCallExpr]failure // the first thing that refuted each
+	opened   map[*ast.FuncCallExpr]bool    // writes the main chunk's flow ran
+	escapes  map[string]bool               // names whose value is handed on or changed in place
+	setresp  bool                          // the script calls redis.setresp
+	plans    map[*ast.FuncCallExpr]*plan   // writes whose undo the script's own read gives
+	sites    []*ast.FuncCallExpr           // redis.call and redis.pcall, in source order
 	depth    int
 	frame    *frame                    // the local function being followed, if any
 	callNums map[*ast.FuncCallExpr]num // what calls of local functions returned, when numbers
@@ -183,7 +197,7 @@ func (a *analyzer) scan(stmts []ast.Stmt, sc *names, declared map[string]bool, n
 func (a *analyzer) declare(sc *names, declared map[string]bool, ns ...string) {
 	for _, n := range ns {
 		if n == "redis" || globals[n] && (n == "math" || n == "tonumber" || n == "tostring" || n == "type") {
-			a.giveUp = true // a local that shadows what the flow trusts
+			a.quit(nil, "a local named redis, math, tonumber, tostring or type, which the proof trusts to be Redis's")
 		}
 		sc.set[n] = true
 		if declared != nil {
@@ -201,7 +215,7 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 		for _, l := range s.Lhs {
 			if id, ok := l.(*ast.IdentExpr); ok {
 				if !sc.has(id.Value) {
-					a.giveUp = true // a global: Redis refuses it
+					a.quit(l, "an assignment to the global "+id.Value)
 				}
 				a.assigned[id.Value] = true
 				if declared != nil && !declared[id.Value] {
@@ -249,21 +263,21 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 		// function name() … end assigns a global or a table's field.
 		if id, ok := s.Name.Func.(*ast.IdentExpr); ok && s.Name.Receiver == nil {
 			if !sc.has(id.Value) {
-				a.giveUp = true
+				a.quit(s, "function "+id.Value+"() defines a global")
 			}
 			a.assigned[id.Value] = true
 			if declared != nil && !declared[id.Value] {
 				a.volatile[id.Value] = true
 			}
 		} else {
-			a.giveUp = true
+			a.quit(s, "a function defined as a table's field")
 		}
 		a.scanExpr(s.Func, sc, declared, nested)
 	case *ast.ReturnStmt:
 		a.scanExprs(s.Exprs, sc, declared, nested)
 	case *ast.BreakStmt:
 	default: // goto, labels
-		a.giveUp = true
+		a.quit(s, "goto or a label")
 	}
 }
 
@@ -280,7 +294,7 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 		a.escapes[e.Value] = true // its value goes where it may be changed
 	case *ast.AttrGetExpr:
 		if isRedis(e.Object, sc) {
-			a.giveUp = true // redis.call as a value: the flow sees only calls
+			a.quit(e, "redis."+attrName(keyString(e.Key))+" used as a value: the proof sees only calls")
 			return
 		}
 		a.scanOperand(e.Object, sc, declared, nested)
@@ -296,7 +310,7 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 		if attr, ok := e.Func.(*ast.AttrGetExpr); ok && isRedis(attr.Object, sc) {
 			key, ok := attr.Key.(*ast.StringExpr)
 			if !ok {
-				a.giveUp = true
+				a.quit(e, "a redis function named at run time")
 				return
 			}
 			if key.Value == "setresp" {
@@ -346,7 +360,7 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 // scanName checks that a name is a local or a global a script may read.
 func (a *analyzer) scanName(e *ast.IdentExpr, sc *names) {
 	if !sc.has(e.Value) && (!globals[e.Value] || e.Value == "redis") {
-		a.giveUp = true // an unknown global, or redis as a value
+		a.quit(e, e.Value+": an unknown global, or redis used as a value")
 	}
 }
 
@@ -421,7 +435,7 @@ func (a *analyzer) isWrite(args []ast.Expr) bool {
 		return true
 	}
 	if refused[c.Name] || c.Name == "copy" {
-		a.giveUp = true
+		a.quit(args[0], strings.ToUpper(c.Name)+", which a journal cannot undo")
 		return true
 	}
 	if c.Container {
@@ -548,23 +562,61 @@ func (a *state) join(b *state) {
 // fail, and what it returns.
 type frame struct {
 	raises bool
+	why    string // the first thing in it that may fail
 	wrote  bool
 	rets   typ
 	nums   *num // what its numbers returned are, if any
 }
 
 // mayFail records that an operation at st may raise: every write that may
-// have run before it is not the run's last failure point.
-func (a *analyzer) mayFail(st *state) {
+// have run before it is not the run's last failure point. at and why say
+// where and what, for Explain.
+func (a *analyzer) mayFail(st *state, at ast.PositionHolder, why string) {
 	if st.dead {
 		return
 	}
 	for w := range st.open {
-		a.refuted[w] = true
+		if !a.refuted[w] {
+			a.refuted[w] = true
+			a.why[w] = failure{line: at.Line(), why: why}
+		}
 	}
 	if a.frame != nil {
+		if !a.frame.raises {
+			a.frame.why = fmt.Sprintf("line %d, %s", at.Line(), why)
+		}
 		a.frame.raises = true
 	}
+}
+
+// failure is what refuted a write: the line of an operation after it that
+// may fail, and what that operation is.
+type failure struct {
+	line int
+	why  string
+}
+
+// quit gives up the proof, saying where and why, for Explain.
+func (a *analyzer) quit(at ast.PositionHolder, why string) {
+	if !a.giveUp {
+		a.gaveUp = failure{why: why}
+		if at != nil {
+			a.gaveUp.line = at.Line()
+		}
+	}
+	a.giveUp = true
+}
+
+func keyString(e ast.Expr) *ast.StringExpr {
+	k, _ := e.(*ast.StringExpr)
+	return k
+}
+
+func attrName(k *ast.StringExpr) string {
+	if k == nil {
+		return "?"
+	}
+	return k.Value
 }
 
 func (a *analyzer) typeOf(st *state, l *local) typ {
@@ -642,10 +694,10 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 				key := a.expr(lhs.Key, st, sc)
 				_, lit := lhs.Key.(*ast.NumberExpr)
 				if !obj.within(tTable) || !lit && !key.within(tText|tBool|tTable) {
-					a.mayFail(st)
+					a.mayFail(st, lhs, "t[k] = v where t may not be a table, or k nil or NaN")
 				}
 			default:
-				a.giveUp = true
+				a.quit(lhs, "an assignment to something other than a local or a table's field")
 			}
 		}
 	case *ast.FuncCallStmt:
@@ -687,7 +739,7 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 			}
 		}
 	default:
-		a.giveUp = true
+		a.quit(s, "a statement the proof does not model")
 	}
 }
 
@@ -754,7 +806,7 @@ func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) 
 	case *ast.NumberForStmt:
 		for _, e := range []ast.Expr{s.Init, s.Limit, s.Step} {
 			if e != nil && !a.expr(e, in, sc).within(tArith) {
-				a.mayFail(in)
+				a.mayFail(in, e, "a for loop whose bounds may not be numbers")
 			}
 		}
 		l := &local{name: s.Name}
@@ -770,7 +822,7 @@ func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) 
 		}
 		if !ok {
 			a.exprList(s.Exprs, len(s.Exprs), in, sc)
-			a.mayFail(in)
+			a.mayFail(in, s.Exprs[0], "a for loop other than ipairs over a table")
 		}
 		for i, n := range s.Names {
 			l := &local{name: n}
@@ -992,7 +1044,7 @@ func (a *analyzer) expr(e ast.Expr, st *state, sc *scope) typ {
 			return tAny // a library's field
 		}
 		if !obj.within(tTable | tText) {
-			a.mayFail(st)
+			a.mayFail(st, e, "indexing what may not be a table or a string")
 		}
 		a.refine(e.Object, st, sc, func(x typ) typ { return x & (tTable | tText) })
 		return tAny
@@ -1002,7 +1054,7 @@ func (a *analyzer) expr(e ast.Expr, st *state, sc *scope) typ {
 				k := a.expr(f.Key, st, sc)
 				_, lit := f.Key.(*ast.NumberExpr)
 				if !lit && !k.within(tText|tBool|tTable) {
-					a.mayFail(st)
+					a.mayFail(st, f.Key, "a table key that may be nil or NaN")
 				}
 			}
 			a.expr(f.Value, st, sc)
@@ -1023,7 +1075,7 @@ func (a *analyzer) expr(e ast.Expr, st *state, sc *scope) typ {
 		switch {
 		case l.within(tNum) && r.within(tNum), l.within(tText) && r.within(tText):
 		default:
-			a.mayFail(st)
+			a.mayFail(st, e, "comparing what may not be two numbers or two strings")
 		}
 		// It succeeded: both numbers or both strings.
 		if l.within(tNum) {
@@ -1047,7 +1099,7 @@ func (a *analyzer) expr(e ast.Expr, st *state, sc *scope) typ {
 		l := a.expr(e.Lhs, st, sc)
 		r := a.expr(e.Rhs, st, sc)
 		if !l.within(tNum|tText) || !r.within(tNum|tText) {
-			a.mayFail(st)
+			a.mayFail(st, e, "concatenating what may not be a string or a number")
 		}
 		return tStr
 	case *ast.UnaryNotOpExpr:
@@ -1055,13 +1107,13 @@ func (a *analyzer) expr(e ast.Expr, st *state, sc *scope) typ {
 		return tBool
 	case *ast.UnaryLenOpExpr:
 		if !a.expr(e.Expr, st, sc).within(tTable | tText) {
-			a.mayFail(st)
+			a.mayFail(st, e, "the length of what may not be a table or a string")
 		}
 		return tNum
 	case *ast.FuncCallExpr:
 		return a.call(e, st, sc)
 	}
-	a.giveUp = true
+	a.quit(e, "an expression the proof does not model")
 	return tAny
 }
 
@@ -1075,7 +1127,7 @@ func (a *analyzer) arith(st *state, sc *scope, operands ...ast.Expr) {
 		}
 	}
 	if !ok {
-		a.mayFail(st)
+		a.mayFail(st, operands[0], "arithmetic on what may not be a number")
 	}
 	for _, o := range operands {
 		a.refine(o, st, sc, func(x typ) typ {
@@ -1115,7 +1167,7 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 	if e.Receiver != nil {
 		a.expr(e.Receiver, st, sc)
 		a.exprList(e.Args, len(e.Args), st, sc)
-		a.mayFail(st)
+		a.mayFail(st, e, "a method call")
 		a.callsBack(st)
 		return tAny
 	}
@@ -1127,12 +1179,12 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 			switch {
 			case obj.Value == "redis" && (key.Value == "error_reply" || key.Value == "status_reply"):
 				if len(args) != 1 || !args[0].within(tText) {
-					a.mayFail(st)
+					a.mayFail(st, e, "redis."+key.Value+" of what may not be a string")
 				}
 				return tTable
 			case obj.Value == "redis":
-				if !a.sure(e, args, st, sc) {
-					a.mayFail(st)
+				if ok, why := a.sure(e, args, st, sc); !ok {
+					a.mayFail(st, e, why)
 				}
 				ty := tAny
 				if len(e.Args) > 0 {
@@ -1164,11 +1216,11 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 					}
 				}
 				if !ok {
-					a.mayFail(st)
+					a.mayFail(st, e, "math."+key.Value+" of what may not be a number")
 				}
 				return tNum
 			}
-			a.mayFail(st)
+			a.mayFail(st, e, "a call of "+obj.Value+"."+attrName(key))
 			if obj.Value != "math" && obj.Value != "string" {
 				a.callsBack(st) // table.sort and cjson may call back into the script
 			}
@@ -1189,7 +1241,7 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 			}
 		}
 		if l == nil {
-			a.mayFail(st)
+			a.mayFail(st, e, "a call of "+id.Value)
 			if id.Value == "error" {
 				st.dead = true
 			}
@@ -1205,7 +1257,7 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 		a.expr(e.Func, st, sc)
 		a.exprList(e.Args, len(e.Args), st, sc)
 	}
-	a.mayFail(st)
+	a.mayFail(st, e, "a call of a function the proof does not follow")
 	a.callsBack(st)
 	return tAny
 }
@@ -1373,7 +1425,7 @@ func (a *analyzer) findPlan(e *ast.FuncCallExpr, fn string, sc *scope) *plan {
 func (a *analyzer) follow(call *ast.FuncCallExpr, l *local, args []typ, st *state, callerScope *scope) typ {
 	argExprs := call.Args
 	if a.depth >= 8 {
-		a.mayFail(st)
+		a.mayFail(st, call, "a call of "+l.name+", nested too deep to follow")
 		return tAny
 	}
 	f := l.fn
@@ -1402,7 +1454,7 @@ func (a *analyzer) follow(call *ast.FuncCallExpr, l *local, args []typ, st *stat
 		fr.rets |= tNil
 	}
 	if fr.raises {
-		a.mayFail(st)
+		a.mayFail(st, call, l.name+"(…) may fail: "+fr.why)
 	}
 	if fr.wrote {
 		a.callsBack(st)

@@ -476,28 +476,42 @@ func (a *analyzer) zaddArgs(es []ast.Expr, ts []typ, st *state, sc *scope) bool 
 }
 
 // sure reports whether e, a redis.call or redis.pcall with argument types
-// args (the command included), cannot fail at st.
-func (a *analyzer) sure(e *ast.FuncCallExpr, args []typ, st *state, sc *scope) bool {
-	if st.dead || len(e.Args) < 2 || lastMulti(e.Args) {
-		return false
+// args (the command included), cannot fail at st; if it may, why.
+func (a *analyzer) sure(e *ast.FuncCallExpr, args []typ, st *state, sc *scope) (bool, string) {
+	if len(e.Args) == 0 {
+		return false, "a redis call without a command"
 	}
 	name, ok := e.Args[0].(*ast.StringExpr)
 	if !ok {
-		return false
+		return false, "a command named at run time"
 	}
 	cmd := strings.ToUpper(name.Value)
 	c, ok := sureCmds[cmd]
 	if !ok {
-		return false
+		return false, cmd + ", which may fail"
+	}
+	if st.dead || len(e.Args) < 2 || lastMulti(e.Args) {
+		return false, cmd + " with arguments the proof cannot count"
 	}
 	key := a.keyOf(e.Args[1], sc)
 	f, known := st.keys[key]
-	if key == "" || !known || !f.stable || c.fam != "" && c.fam != f.fam {
-		return false
+	switch {
+	case key == "":
+		return false, cmd + " of a key other than KEYS[n] (written out, the script never changing KEYS)"
+	case !known:
+		return false, cmd + " of " + key + ", on which no command has succeeded before (it may be nil, or hold another type)"
+	case !f.stable:
+		return false, cmd + " of " + key + ", which a write of the run may have deleted (a cluster node refuses that while the slot migrates)"
+	case c.fam != "" && c.fam != f.fam:
+		return false, cmd + " of " + key + ", which the run has not shown to hold a " + map[string]string{"zset": "sorted set", "hash": "hash", "string": "string"}[c.fam] + " or nothing"
 	}
+	bad := cmd + " with arguments that may not suit (a score or bound that may be NaN, an index or TTL that may not be an integer in range, options that may clash)"
 	es, ts := e.Args[2:], args[2:]
 	if cmd == "ZADD" {
-		return a.zaddArgs(es, ts, st, sc)
+		if a.zaddArgs(es, ts, st, sc) {
+			return true, ""
+		}
+		return false, bad
 	}
 	match := func(kinds []argKind) bool {
 		if len(es) < len(kinds) {
@@ -512,17 +526,20 @@ func (a *analyzer) sure(e *ast.FuncCallExpr, args []typ, st *state, sc *scope) b
 		return true
 	}
 	if !match(c.args) {
-		return false
+		return false, bad
 	}
 	if len(es) > 0 && c.opt != nil && !match(c.opt) {
-		return false
+		return false, bad
 	}
 	for len(es) > 0 && c.rest != nil {
 		if !match(c.rest) {
-			return false
+			return false, bad
 		}
 	}
-	return len(es) == 0
+	if len(es) != 0 {
+		return false, bad
+	}
+	return true, ""
 }
 
 // ran updates the key facts after e, a redis.call (raise: it returned, so
