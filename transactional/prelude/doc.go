@@ -108,7 +108,10 @@
 //
 // Errors that come from the server's configuration are not considered: an
 // ACL that denies the user a command the script makes fails every run at
-// that command.
+// that command. Nor are changes a script would have to run for seconds to
+// meet: while a script is BUSY, Redis still reads its connections, so the
+// cluster's state or the count of good replicas (min-replicas-to-write)
+// could change between two of its writes.
 //
 // concurrency was rewritten to read everything before it writes. It counts
 // live slots with ZCOUNT, takes the slot with ZADD GT, sets the TTL, and
