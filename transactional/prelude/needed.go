@@ -692,8 +692,7 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 				// nor NaN.
 				obj := a.expr(lhs.Object, st, sc)
 				key := a.expr(lhs.Key, st, sc)
-				_, lit := lhs.Key.(*ast.NumberExpr)
-				if !obj.within(tTable) || !lit && !key.within(tText|tBool|tTable) {
+				if !obj.within(tTable) || !a.safeKey(lhs.Key, key, st, sc) {
 					a.mayFail(st, lhs, "t[k] = v where t may not be a table, or k nil or NaN")
 				}
 			default:
@@ -1052,8 +1051,7 @@ func (a *analyzer) expr(e ast.Expr, st *state, sc *scope) typ {
 		for _, f := range e.Fields {
 			if f.Key != nil {
 				k := a.expr(f.Key, st, sc)
-				_, lit := f.Key.(*ast.NumberExpr)
-				if !lit && !k.within(tText|tBool|tTable) {
+				if !a.safeKey(f.Key, k, st, sc) {
 					a.mayFail(st, f.Key, "a table key that may be nil or NaN")
 				}
 			}
@@ -1260,6 +1258,14 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 	a.mayFail(st, e, "a call of a function the proof does not follow")
 	a.callsBack(st)
 	return tAny
+}
+
+// safeKey: e, of type ty at st, can index a table (neither nil nor NaN).
+func (a *analyzer) safeKey(e ast.Expr, ty typ, st *state, sc *scope) bool {
+	if _, lit := e.(*ast.NumberExpr); lit || ty.within(tText|tBool|tTable) {
+		return true
+	}
+	return ty.within(tText|tBool|tTable|tNum) && !a.numOf(e, st, sc).nan
 }
 
 // callsBack records that code the flow does not follow may have run at st

@@ -151,7 +151,7 @@ func TestPropertyNeeded(t *testing.T) {
 	ctx, c := start(t)
 	g := &neededGen{r: rand.New(rand.NewSource(*neededSeed))}
 	keys := []string{"{n}1", "{n}2", "{n}3"}
-	argv1 := []string{"3", "-2", "x", "", "2.5", "9"}
+	argv1 := []string{"3", "-2", "x", "", "2.5", "9", "nan", "inf"}
 	argv2 := []string{"x", "7", "", "-", "-"}
 	deadline := time.Now().Add(2 * time.Minute)
 	scripts, unneeded, unneededFailed, halfDone := 0, 0, 0, 0

@@ -57,6 +57,8 @@ func TestNeeded(t *testing.T) {
 			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
 		{"index", false, "redis.call('ZADD', KEYS[1], 1, 'a') local r = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES') return 1"},
 		{"pcall shows nothing", true, "redis.pcall('ZCARD', KEYS[1]) redis.call('SET', KEYS[2], 1) redis.call('ZCARD', KEYS[1]) return 1"},
+		{"an array built after the write", false, "local out = {} redis.call('SET', KEYS[1], 1) out[#out + 1] = 'a' out[#out + 1] = 'b' return out"},
+		{"a key that may be NaN", true, "local t, n = {}, tonumber(ARGV[1]) or 0 redis.call('SET', KEYS[1], 1) t[n] = 1 return 1"},
 		{"string commands", false, "redis.call('GET', KEYS[1]) redis.call('SET', KEYS[1], 'x') redis.call('SET', KEYS[1], 'y', 'PX', 100) redis.call('DEL', KEYS[1]) return 1"},
 		{"SET with EX is not known", true, "redis.call('GET', KEYS[1]) redis.call('SET', KEYS[1], 'x') redis.call('SET', KEYS[1], 'y', 'EX', 100) return 1"},
 		{"a key never shown", true, "redis.call('SET', KEYS[1], 'x') redis.call('SET', KEYS[2], 'y') return 1"},
