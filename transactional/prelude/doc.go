@@ -56,7 +56,9 @@
 // which commands reply with an integer; every operation that may raise
 // (a redis.call, arithmetic on what may not be a number, indexing what may
 // not be a table, error, an unknown function …) after a write refutes it.
-// A write in a loop or a function body is never final. Wrap and Run send
+// A write in a function body is never final; one in a loop is when nothing
+// in a later iteration or after the loop may fail (the loop's fixed point
+// carries the writes an iteration opened to the top of the next). Wrap and Run send
 // the final writes straight to Redis (rawName, the third local of the
 // declaration), and a script all of whose writes are final needs no
 // runtime at all: the bundler ships it unwrapped (gcra, cl_throttle, gate,

@@ -55,7 +55,7 @@ func Explain(code string) []Journaled {
 		case refuted:
 			j.Why = fmt.Sprintf("line %d may fail after it: %s", w.line, w.why)
 		default:
-			j.Why = "it is in a function body or a loop, where no write is taken as the last thing that can fail"
+			j.Why = "it is in a function body, where no write is taken as the last thing that can fail"
 		}
 		out = append(out, j)
 	}

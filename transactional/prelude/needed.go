@@ -22,7 +22,7 @@ import (
 // such scripts; they run unwrapped, at Redis's own cost.
 //
 // The answer is a proof on the source, conservative: any doubt, and the
-// runtime is needed. Writes inside a function body or a loop, a command
+// runtime is needed. Writes inside a function body, a command
 // named at run time, `redis` used other than as redis.NAME(...), a global
 // other than Redis's libraries, goto, and the commands the runtime refuses
 // (FLUSHALL … , COPY) all make it needed. After a write, an operation can
@@ -54,7 +54,7 @@ type analysis struct {
 	// of those writes (see Wrap).
 	plans map[*ast.FuncCallExpr]*plan
 	// For Explain: what refuted each write that is not final (writes in
-	// a function body or a loop have none), and why the proof gave up.
+	// a function body have none), and why the proof gave up.
 	why    map[*ast.FuncCallExpr]failure
 	nested map[*ast.FuncCallExpr]bool
 	gaveUp *failure
@@ -236,12 +236,12 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 	case *ast.DoBlockStmt:
 		a.scan(s.Stmts, newNames(sc), declared, nested)
 	case *ast.WhileStmt:
-		a.scanExpr(s.Condition, sc, declared, true)
-		a.scan(s.Stmts, newNames(sc), declared, true)
+		a.scanExpr(s.Condition, sc, declared, nested)
+		a.scan(s.Stmts, newNames(sc), declared, nested)
 	case *ast.RepeatStmt:
 		inner := newNames(sc)
-		a.scan(s.Stmts, inner, declared, true)
-		a.scanExpr(s.Condition, inner, declared, true)
+		a.scan(s.Stmts, inner, declared, nested)
+		a.scanExpr(s.Condition, inner, declared, nested)
 	case *ast.IfStmt:
 		a.scanExpr(s.Condition, sc, declared, nested)
 		a.scan(s.Then, newNames(sc), declared, nested)
@@ -253,12 +253,12 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 		}
 		inner := newNames(sc)
 		a.declare(inner, declared, s.Name)
-		a.scan(s.Stmts, inner, declared, true)
+		a.scan(s.Stmts, inner, declared, nested)
 	case *ast.GenericForStmt:
 		a.scanExprs(s.Exprs, sc, declared, nested)
 		inner := newNames(sc)
 		a.declare(inner, declared, s.Names...)
-		a.scan(s.Stmts, inner, declared, true)
+		a.scan(s.Stmts, inner, declared, nested)
 	case *ast.FuncDefStmt:
 		// function name() … end assigns a global or a table's field.
 		if id, ok := s.Name.Func.(*ast.IdentExpr); ok && s.Name.Receiver == nil {
@@ -763,11 +763,13 @@ func (a *analyzer) loop(s ast.Stmt, st *state, sc *scope) {
 	entry := st.clone()
 	settled := false
 	if !hasBreak(body) {
+		// The writes an iteration opened are open at the top of the next:
+		// what may fail early in the body refutes them.
 		for round := 0; round < 6 && !settled; round++ {
 			end := a.iteration(s, body, entry.clone(), sc)
 			next := entry.clone()
 			next.join(end)
-			settled = sameEnv(next, entry)
+			settled = sameEnv(next, entry) && maps.Equal(next.open, entry.open)
 			entry = next
 		}
 	}
@@ -787,11 +789,19 @@ func (a *analyzer) loop(s ast.Stmt, st *state, sc *scope) {
 		}
 		// The body may have written: nothing is known of the keys.
 		entry.keys = map[string]keyFact{}
-		a.iteration(s, body, entry.clone(), sc)
+		// Run it twice: the second time with the writes the first opened
+		// open from the top, as they are on every later iteration.
+		end := a.iteration(s, body, entry.clone(), sc)
+		for w := range end.open {
+			entry.open[w] = true
+		}
+		end = a.iteration(s, body, entry.clone(), sc)
+		for w := range end.open {
+			entry.open[w] = true
+		}
 	}
-	// A write in a loop is never the last failure point (the scan saw to
-	// that), so the body opened nothing.
-	entry.open = st.open
+	// After the loop holds what held at the top of its body; the writes
+	// the body opened are open, the loop may have run them last.
 	*st = *entry
 }
 

@@ -132,6 +132,10 @@ func (g *neededGen) script() string {
 	}
 	writes := 1 + g.r.Intn(2)
 	for i := 0; i < writes; i++ {
+		if g.r.Intn(4) == 0 {
+			b.WriteString("for i = 1, 2 do\n" + g.write() + "\n" + g.tail() + "\nend\n")
+			continue
+		}
 		b.WriteString(g.write() + "\n")
 		for j := g.r.Intn(3); j > 0; j-- {
 			b.WriteString(g.tail() + "\n")
@@ -139,6 +143,14 @@ func (g *neededGen) script() string {
 	}
 	b.WriteString("return 'end'\n")
 	return b.String()
+}
+
+// raising is src run so that only a raised error fails it: a script that
+// returns an error table (a redis.pcall's reply, say) has not failed and
+// keeps its writes, as in Redis, but Redis would turn the table into an
+// error reply; inside an array it stays a value.
+func raising(src string) string {
+	return "return {(function(...)\n" + src + "\nend)(...)}"
 }
 
 // TestPropertyNeeded checks Needed's proof on a real redis-server: random
@@ -189,7 +201,7 @@ func TestPropertyNeeded(t *testing.T) {
 			}
 			apply(t, ctx, c, state)
 			before := describe(t, ctx, c, keys)
-			_, err := c.Eval(ctx, src, keys, args...).Result()
+			_, err := c.Eval(ctx, raising(src), keys, args...).Result()
 			after := describe(t, ctx, c, keys)
 			if err == nil || err == redis.Nil {
 				continue
@@ -295,7 +307,14 @@ func (g *sureGen) script() string {
 		b.WriteString("redis.call('ZADD', " + g.key() + ", " + g.pick("2, 'p'", "'GT', 4, 'm'", "'XX', 1, 'n'", "7, 'r'") + ")\n")
 	}
 	for i := 1 + g.r.Intn(3); i > 0; i-- {
-		b.WriteString(g.op() + "\n")
+		switch g.r.Intn(5) {
+		case 0: // ops in a loop: a later iteration's may fail after an earlier one's write
+			b.WriteString("for i = 1, " + g.pick("2", "3", "math.min(3, x)") + " do\n  " + g.op() + "\n  " + g.op() + "\nend\n")
+		case 1:
+			b.WriteString("local w = 0\nwhile w < 2 do\n  w = w + 1\n  " + g.op() + "\nend\n")
+		default:
+			b.WriteString(g.op() + "\n")
+		}
 	}
 	b.WriteString("return 'ok'\n")
 	return b.String()
@@ -349,7 +368,7 @@ func TestPropertySure(t *testing.T) {
 			argv := []any{args[g.r.Intn(len(args))], args[g.r.Intn(len(args))], g.pick("", "boom")}
 			apply(t, ctx, c, state)
 			before := describe(t, ctx, c, keys)
-			_, err := c.Eval(ctx, src, keys, argv...).Result()
+			_, err := c.Eval(ctx, raising(src), keys, argv...).Result()
 			after := describe(t, ctx, c, keys)
 			if err == nil || err == redis.Nil {
 				continue
@@ -366,6 +385,87 @@ func TestPropertySure(t *testing.T) {
 	}
 	t.Logf("%d scripts: %d cleared with two writes or more (%d of their runs failed, writing nothing); %d runs of the others failed half way", scripts, cleared, clearedFailed, halfDone)
 	if *sureRuns >= 200 && (cleared < scripts/25 || clearedFailed < 20 || halfDone < 20) {
+		t.Fatalf("the generator no longer exercises the proof: %d of %d cleared, %d failed, %d half-done runs", cleared, scripts, clearedFailed, halfDone)
+	}
+}
+
+var loopRuns = flag.Int("loops.runs", 1500, "random scripts TestPropertyLoops runs on redis-server")
+
+// TestPropertyLoops checks writes in loops on redis-server, as
+// TestPropertySure does the commands: random loops of writes that cannot
+// fail, writes that change a key's type, reads that fail on another type
+// and failures on a later iteration only, before and after the writes of
+// the body, and failures after the loop. A loop's write is final only when
+// nothing in later iterations or after the loop may fail.
+func TestPropertyLoops(t *testing.T) {
+	ctx, c := start(t)
+	r := rand.New(rand.NewSource(*neededSeed))
+	pick := func(xs ...string) string { return xs[r.Intn(len(xs))] }
+	op := func() string {
+		return pick("redis.call('HSET', KEYS[1], 'f', i)", "redis.call('SET', KEYS[2], i)", "redis.call('ZADD', KEYS[1], i, 'm')",
+			"redis.call('GET', KEYS[1])", "redis.call('HLEN', KEYS[1])", "redis.call('ZCARD', KEYS[2])", "redis.call('HLEN', KEYS[2])",
+			"if i == n then error('late') end", "redis.call('DEL', KEYS[2])", "redis.call('PEXPIRE', KEYS[1], 1000)",
+			"local x = redis.call('HGET', KEYS[1], 'f') if x then redis.call('HSET', KEYS[1], 'g', x) end")
+	}
+	scripts, cleared, clearedFailed, halfDone := 0, 0, 0, 0
+	deadline := time.Now().Add(2 * time.Minute)
+	for ; scripts < *loopRuns && time.Now().Before(deadline); scripts++ {
+		var b strings.Builder
+		b.WriteString("local n = tonumber(ARGV[1]) or 1\n")
+		if r.Intn(2) == 0 {
+			b.WriteString(pick("redis.call('HLEN', KEYS[1])", "redis.call('GET', KEYS[2])", "redis.call('ZCARD', KEYS[1])") + "\n")
+		}
+		if r.Intn(3) == 0 { // a write before the loop: the loop's own are not its first
+			b.WriteString(pick("redis.call('HSET', KEYS[1], 'pre', 1)", "redis.call('SET', KEYS[2], 'pre')") + "\n")
+		}
+		b.WriteString(pick("for i = 1, 3 do", "for i = 1, math.min(n, 3) do", "local i = 0\nwhile i < 3 do\ni = i + 1") + "\n")
+		for k := 1 + r.Intn(3); k > 0; k-- {
+			b.WriteString("  " + op() + "\n")
+		}
+		b.WriteString("end\n")
+		if r.Intn(2) == 0 {
+			b.WriteString(pick("redis.call('GET', KEYS[3])", "if ARGV[2] == 'after' then error('after') end", "redis.call('HSET', KEYS[1], 'z', 1)") + "\n")
+		}
+		b.WriteString("return 'ok'\n")
+		src := b.String()
+		needed := Needed(src)
+		writes := !needed && strings.Count(src, "redis.call('HSET'")+strings.Count(src, "redis.call('SET'")+strings.Count(src, "'ZADD'") > 0
+		if writes {
+			cleared++
+		}
+		for run := 0; run < 4; run++ {
+			keys := []string{"{l}1", "{l}2", "{l}3"}
+			state := [][]any{{"FLUSHALL"}}
+			for _, k := range keys {
+				switch r.Intn(4) {
+				case 0:
+					state = append(state, []any{"SET", k, "s"})
+				case 1:
+					state = append(state, []any{"HSET", k, "f", "1"})
+				case 2:
+					state = append(state, []any{"ZADD", k, 1, "m"})
+				}
+			}
+			argv := []any{pick("1", "2", "3", "x"), pick("", "after")}
+			apply(t, ctx, c, state)
+			before := describe(t, ctx, c, keys)
+			_, err := c.Eval(ctx, raising(src), keys, argv...).Result()
+			after := describe(t, ctx, c, keys)
+			if err == nil || err == redis.Nil {
+				continue
+			}
+			if after != before {
+				if !needed {
+					t.Fatalf("script %d: Needed said no runtime, but a run with ARGV %v failed (%v) and changed the keyspace\nbefore:\n%s\nafter:\n%s\nscript:\n%s", scripts, argv, err, before, after, src)
+				}
+				halfDone++
+			} else if writes {
+				clearedFailed++
+			}
+		}
+	}
+	t.Logf("%d scripts: %d with writes cleared (%d of their runs failed, writing nothing); %d runs of the others failed half way", scripts, cleared, clearedFailed, halfDone)
+	if *loopRuns >= 200 && (cleared < scripts/40 || clearedFailed < 20 || halfDone < 20) {
 		t.Fatalf("the generator no longer exercises the proof: %d of %d cleared, %d failed, %d half-done runs", cleared, scripts, clearedFailed, halfDone)
 	}
 }

@@ -57,6 +57,12 @@ func TestNeeded(t *testing.T) {
 			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
 		{"index", false, "redis.call('ZADD', KEYS[1], 1, 'a') local r = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES') return 1"},
 		{"pcall shows nothing", true, "redis.pcall('ZCARD', KEYS[1]) redis.call('SET', KEYS[2], 1) redis.call('ZCARD', KEYS[1]) return 1"},
+		{"a loop's write, a later iteration's failure", true, "for i = 1, 3 do if i == tonumber(ARGV[1]) then error('late') end redis.call('SET', KEYS[1], i) end return 0"},
+		{"the same after a write that may not have run", true, "if redis.call('SET', KEYS[1], 'x', 'NX') then return 1 end " +
+			"for i = 1, 3 do if i == tonumber(ARGV[1]) then error('late') end redis.call('SET', KEYS[1], i) end return 0"},
+		{"the same in a loop with a break", true, "for i = 1, 3 do if i == tonumber(ARGV[1]) then error('late') end redis.call('SET', KEYS[1], i) if i == 5 then break end end return 0"},
+		{"a loop's write, a failure after the loop", true, "redis.call('GET', KEYS[1]) for i = 1, 3 do redis.call('SET', KEYS[1], i) end return redis.call('GET', KEYS[2])"},
+		{"a loop's writes that cannot fail", false, "redis.call('GET', KEYS[1]) for i = 1, 3 do redis.call('SET', KEYS[1], i) end return 1"},
 		{"an array built after the write", false, "local out = {} redis.call('SET', KEYS[1], 1) out[#out + 1] = 'a' out[#out + 1] = 'b' return out"},
 		{"a key that may be NaN", true, "local t, n = {}, tonumber(ARGV[1]) or 0 redis.call('SET', KEYS[1], 1) t[n] = 1 return 1"},
 		{"string commands", false, "redis.call('GET', KEYS[1]) redis.call('SET', KEYS[1], 'x') redis.call('SET', KEYS[1], 'y', 'PX', 100) redis.call('DEL', KEYS[1]) return 1"},
