@@ -321,7 +321,7 @@ func (a *analyzer) setNums(l *local, n *num, st *state) {
 }
 
 // keyFact is what the run has shown of a key named KEYS[n]: the type it
-// holds if it exists ("zset", "hash"; "": not known), and that no write
+// holds if it exists ("zset", "hash", "string"; "": not known), and that no write
 // since a command on it succeeded may have deleted it (stable).
 type keyFact struct {
 	fam    string
