@@ -86,8 +86,8 @@
 //     [1, 2^53].
 //
 // Such a command cannot fail when three things hold:
-//   - Its key is KEYS[n], or a local set to it once, and the script never
-//     changes KEYS.
+//   - Its key is KEYS[n], or a local set to it once, or the element of a
+//     loop over ipairs(KEYS), and the script never changes KEYS.
 //   - An earlier command of the same family on that key succeeded, so the
 //     key holds that type or nothing (a command of any type needs only
 //     that some command on the key succeeded: the key is then not nil).
@@ -95,6 +95,13 @@
 //     name the same key). While a key's slot migrates, a cluster node
 //     refuses a script's command on a key the script deleted: this was
 //     seen on redis-server 7.0.15, and TestSureMigratingSlot shows it.
+//
+// A loop over ipairs(KEYS) that writes nothing, before any write of the
+// run, shows what every element holds, and a later loop over KEYS knows it
+// of its element: read everything, then write. Until a write that may
+// delete a key has run, every KEYS element is stable: a cluster node runs
+// the script only if each of its keys exists or its slot is not migrating
+// (EVAL is answered ASK or TRYAGAIN otherwise).
 //
 // Its arguments must also fit. For that, the flow tracks what is known of
 // each numeric local: its bounds, whether it may be NaN, and whether it is

@@ -75,6 +75,7 @@ func analyze(code string) analysis {
 	a.why = map[*ast.FuncCallExpr]failure{}
 	a.opened = map[*ast.FuncCallExpr]bool{}
 	a.callNums = map[*ast.FuncCallExpr]num{}
+	a.syms = map[ast.Stmt]string{}
 	st := newState()
 	a.block(chunk, st, &scope{vars: map[string]*local{}})
 	if a.giveUp {
@@ -169,7 +170,18 @@ type analyzer struct {
 	depth    int
 	frame    *frame                    // the local function being followed, if any
 	callNums map[*ast.FuncCallExpr]num // what calls of local functions returned, when numbers
+	syms     map[ast.Stmt]string       // ipairs(KEYS) loops: the name of their element's key
 }
+
+// isBuiltin: e names one of the builtins names, not shadowed.
+func isBuiltin(e ast.Expr, sc *names, names ...string) bool {
+	id, ok := e.(*ast.IdentExpr)
+	return ok && !sc.has(id.Value) && slices.Contains(names, id.Value)
+}
+
+// lookOnly are builtins that neither change their arguments nor return
+// one of them (ipairs and pairs return theirs: see the generic for).
+var lookOnly = map[string]bool{"tonumber": true, "tostring": true, "type": true, "unpack": true, "next": true}
 
 // pureBuiltins call nothing of the script's (a script cannot set a
 // metatable: setmetatable is not among the globals it may read).
@@ -255,7 +267,14 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 		a.declare(inner, declared, s.Name)
 		a.scan(s.Stmts, inner, declared, nested)
 	case *ast.GenericForStmt:
-		a.scanExprs(s.Exprs, sc, declared, nested)
+		if call, ok := s.Exprs[0].(*ast.FuncCallExpr); ok && len(s.Exprs) == 1 && len(call.Args) == 1 && isBuiltin(call.Func, sc, "ipairs", "pairs") {
+			// for … in ipairs(t) only looks at t: the loop keeps the
+			// iterator's state to itself.
+			a.scanExpr(call.Func, sc, declared, nested)
+			a.scanOperand(call.Args[0], sc, declared, nested)
+		} else {
+			a.scanExprs(s.Exprs, sc, declared, nested)
+		}
 		inner := newNames(sc)
 		a.declare(inner, declared, s.Names...)
 		a.scan(s.Stmts, inner, declared, nested)
@@ -330,6 +349,12 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 			a.scanExpr(e.Receiver, sc, declared, nested)
 		} else {
 			a.scanExpr(e.Func, sc, declared, nested)
+		}
+		if id, ok := e.Func.(*ast.IdentExpr); ok && e.Receiver == nil && lookOnly[id.Value] && !sc.has(id.Value) {
+			for _, arg := range e.Args {
+				a.scanOperand(arg, sc, declared, nested)
+			}
+			return
 		}
 		a.scanExprs(e.Args, sc, declared, nested)
 	case *ast.LogicalOpExpr:
@@ -504,6 +529,10 @@ type state struct {
 	open  map[*ast.FuncCallExpr]bool
 	dead  bool
 	wrote bool // a write may have run
+	// deleted: a write that may have deleted some key may have run; until
+	// one has, every KEYS element is stable (the node ran the script, so
+	// each exists or its slot is not migrating).
+	deleted bool
 }
 
 func newState() *state {
@@ -512,7 +541,7 @@ func newState() *state {
 
 func (s *state) clone() *state {
 	c := &state{env: maps.Clone(s.env), nums: maps.Clone(s.nums), keys: maps.Clone(s.keys),
-		open: make(map[*ast.FuncCallExpr]bool, len(s.open)), dead: s.dead, wrote: s.wrote}
+		open: make(map[*ast.FuncCallExpr]bool, len(s.open)), dead: s.dead, wrote: s.wrote, deleted: s.deleted}
 	for k := range s.open {
 		c.open[k] = true
 	}
@@ -556,6 +585,7 @@ func (a *state) join(b *state) {
 		a.open[k] = true
 	}
 	a.wrote = a.wrote || b.wrote
+	a.deleted = a.deleted || b.deleted
 }
 
 // frame follows a call into a local function: whether something in it may
@@ -762,11 +792,12 @@ func (a *analyzer) loop(s ast.Stmt, st *state, sc *scope) {
 	}
 	entry := st.clone()
 	settled := false
+	var end *state
 	if !hasBreak(body) {
 		// The writes an iteration opened are open at the top of the next:
 		// what may fail early in the body refutes them.
 		for round := 0; round < 6 && !settled; round++ {
-			end := a.iteration(s, body, entry.clone(), sc)
+			end = a.iteration(s, body, entry.clone(), sc)
 			next := entry.clone()
 			next.join(end)
 			settled = sameEnv(next, entry) && maps.Equal(next.open, entry.open)
@@ -789,6 +820,7 @@ func (a *analyzer) loop(s ast.Stmt, st *state, sc *scope) {
 		}
 		// The body may have written: nothing is known of the keys.
 		entry.keys = map[string]keyFact{}
+		entry.deleted = true
 		// Run it twice: the second time with the writes the first opened
 		// open from the top, as they are on every later iteration.
 		end := a.iteration(s, body, entry.clone(), sc)
@@ -798,6 +830,13 @@ func (a *analyzer) loop(s ast.Stmt, st *state, sc *scope) {
 		end = a.iteration(s, body, entry.clone(), sc)
 		for w := range end.open {
 			entry.open[w] = true
+		}
+	}
+	// A loop over every KEYS element that wrote nothing, before any write,
+	// showed what each element holds.
+	if sym := a.syms[s]; settled && sym != "" && !st.wrote && !end.wrote && !end.dead {
+		if f, ok := end.keys[sym]; ok && f.fam != "" && f.stable {
+			entry.keys[everyKey] = keyFact{fam: f.fam, stable: !entry.deleted}
 		}
 	}
 	// After the loop holds what held at the top of its body; the writes
@@ -833,11 +872,20 @@ func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) 
 			a.exprList(s.Exprs, len(s.Exprs), in, sc)
 			a.mayFail(in, s.Exprs[0], "a for loop other than ipairs over a table")
 		}
+		sym := a.keysLoop(s, sc)
 		for i, n := range s.Names {
 			l := &local{name: n}
 			inner.vars[n] = l
 			if i == 0 && ok {
 				in.env[l] = tNum
+			}
+			if i == 1 && sym != "" && !in.dead {
+				// A new element each iteration: what is known of it is what
+				// is known of every element.
+				l.key = sym
+				in.env[l] = tStr | tNumStr
+				f, known := in.keys[everyKey]
+				in.keys[sym] = keyFact{fam: f.fam, stable: (!known || f.stable) && !in.deleted}
 			}
 		}
 	}
@@ -849,7 +897,7 @@ func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) 
 }
 
 func sameEnv(a, b *state) bool {
-	if a.dead != b.dead || a.wrote != b.wrote || len(a.env) != len(b.env) || !maps.Equal(a.nums, b.nums) || !maps.Equal(a.keys, b.keys) {
+	if a.dead != b.dead || a.wrote != b.wrote || a.deleted != b.deleted || len(a.env) != len(b.env) || !maps.Equal(a.nums, b.nums) || !maps.Equal(a.keys, b.keys) {
 		return false
 	}
 	for k, v := range a.env {
@@ -1285,6 +1333,7 @@ func (a *analyzer) callsBack(st *state) {
 	a.wrote(st)
 	if !st.dead {
 		st.keys = map[string]keyFact{}
+		st.deleted = true
 	}
 }
 

@@ -412,6 +412,19 @@ func TestPropertyLoops(t *testing.T) {
 	for ; scripts < *loopRuns && time.Now().Before(deadline); scripts++ {
 		var b strings.Builder
 		b.WriteString("local n = tonumber(ARGV[1]) or 1\n")
+		if r.Intn(3) == 0 {
+			// Loops over KEYS: one that reads every element (or not), then
+			// one that writes them; two names may be one key.
+			kop := func() string {
+				return pick("redis.call('ZADD', k, 1, 'm')", "redis.call('HSET', k, 'f', 1)", "redis.call('SET', k, 1)", "redis.call('ZREM', k, 'm')",
+					"redis.call('PEXPIRE', k, 1000)", "redis.call('ZCARD', k)", "redis.call('HLEN', k)", "redis.call('DEL', k)",
+					"if k == KEYS[2] and n == 2 then error('second') end")
+			}
+			if r.Intn(4) > 0 {
+				b.WriteString("for _, k in ipairs(KEYS) do " + pick("redis.call('ZCARD', k)", "redis.call('HLEN', k)", "redis.call('GET', k)", "redis.call('EXISTS', k)") + " end\n")
+			}
+			b.WriteString("for _, k in ipairs(KEYS) do\n  " + kop() + "\n  " + kop() + "\nend\n")
+		}
 		if r.Intn(2) == 0 {
 			b.WriteString(pick("redis.call('HLEN', KEYS[1])", "redis.call('GET', KEYS[2])", "redis.call('ZCARD', KEYS[1])") + "\n")
 		}
@@ -435,8 +448,14 @@ func TestPropertyLoops(t *testing.T) {
 		}
 		for run := 0; run < 4; run++ {
 			keys := []string{"{l}1", "{l}2", "{l}3"}
+			if r.Intn(4) == 0 {
+				keys[1] = keys[0]
+			}
 			state := [][]any{{"FLUSHALL"}}
-			for _, k := range keys {
+			for i, k := range keys {
+				if i == 1 && k == keys[0] {
+					continue // one key under two names
+				}
 				switch r.Intn(4) {
 				case 0:
 					state = append(state, []any{"SET", k, "s"})

@@ -1,6 +1,7 @@
 package prelude
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -343,6 +344,28 @@ func (a *analyzer) keyOf(e ast.Expr, sc *scope) string {
 	return keyRef(e)
 }
 
+// everyKey names the facts that hold of every KEYS element.
+const everyKey = "every KEYS element"
+
+// keysLoop names the key of the element of s when s is a generic for over
+// ipairs(KEYS), the script never changing KEYS; else "".
+func (a *analyzer) keysLoop(s *ast.GenericForStmt, sc *scope) string {
+	if sym, ok := a.syms[s]; ok {
+		return sym
+	}
+	sym := ""
+	if call, ok := s.Exprs[0].(*ast.FuncCallExpr); ok && len(s.Exprs) == 1 && len(call.Args) == 1 && len(s.Names) >= 2 {
+		fn, isFn := call.Func.(*ast.IdentExpr)
+		arg, isArg := call.Args[0].(*ast.IdentExpr)
+		if isFn && isArg && fn.Value == "ipairs" && arg.Value == "KEYS" && sc.lookup("ipairs") == nil && sc.lookup("KEYS") == nil &&
+			!a.escapes["KEYS"] && !a.assigned["KEYS"] {
+			sym = fmt.Sprintf("the KEYS element of the loop at line %d (%d)", s.Line(), len(a.syms)+1)
+		}
+	}
+	a.syms[s] = sym
+	return sym
+}
+
 // argKind is what an argument of a sure command must be.
 type argKind int
 
@@ -562,11 +585,15 @@ func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *s
 	if write {
 		if !known || key == "" || lastMulti(e.Args) {
 			st.keys = map[string]keyFact{} // any key may have changed
+			st.deleted = true
 			return
 		}
 		mayDelete := c.mayDelete
 		if cmd == "PEXPIRE" && (len(e.Args) != 3 || !a.fits(e.Args[2], args[2], kMillis, st, sc)) {
 			mayDelete = true
+		}
+		if mayDelete {
+			st.deleted = true
 		}
 		// Another KEYS[n] may name the same key.
 		for k, f := range st.keys {
