@@ -1275,6 +1275,11 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 					a.mayFail(st, e, "math."+key.Value+" of what may not be a number")
 				}
 				return tNum
+			case obj.Value == "string" && key != nil && stringCallSafe(key.Value, e.Args, args):
+				if key.Value == "len" {
+					return tNum
+				}
+				return tStr
 			}
 			a.mayFail(st, e, "a call of "+obj.Value+"."+attrName(key))
 			if obj.Value != "math" && obj.Value != "string" {

@@ -31,7 +31,7 @@ func (g *neededGen) expr() string {
 	if len(g.vars) > 0 && g.r.Intn(2) == 0 {
 		v = g.vars[len(g.vars)-1] // the newest, often a reply
 	}
-	switch g.r.Intn(12) {
+	switch g.r.Intn(13) {
 	case 0:
 		return v + " + 1"
 	case 1:
@@ -52,6 +52,8 @@ func (g *neededGen) expr() string {
 		return fmt.Sprint(g.r.Intn(9) - 2)
 	case 9:
 		return "'s'"
+	case 10:
+		return "string.format('" + []string{"%d:%s", "%5.1f|%s", "%s-%x"}[g.r.Intn(3)] + "', " + v + ", " + v + ")"
 	}
 	return v
 }

@@ -631,3 +631,64 @@ func famAfter(c sureCmd, old keyFact) string {
 	}
 	return old.fam
 }
+
+// formatConv is one conversion of a string.format format: flags, width
+// and precision as Lua 5.1 accepts them (at most two digits each), then
+// the conversion.
+var formatConv = regexp.MustCompile(`%[-+ #0]{0,5}[0-9]{0,2}(\.[0-9]{0,2})?([diouxXeEfgGcqs%])`)
+
+// stringCallSafe: string.fn with these arguments (types args) cannot raise
+// in Lua 5.1: string.format of a literal format whose conversions Lua
+// accepts, with as many arguments, numbers for the numeric ones and
+// strings or numbers for %s; string.len, lower, upper of a string or a
+// number; string.sub of one and numbers.
+func stringCallSafe(fn string, es []ast.Expr, args []typ) bool {
+	if lastMulti(es) || len(args) == 0 || !args[0].within(tText|tNum) {
+		return false
+	}
+	switch fn {
+	case "len", "lower", "upper":
+		return len(args) == 1
+	case "sub":
+		return (len(args) == 2 || len(args) == 3) && args[1].within(tArith) && (len(args) == 2 || args[2].within(tArith))
+	case "format":
+		lit, ok := es[0].(*ast.StringExpr)
+		if !ok {
+			return false
+		}
+		rest := lit.Value
+		var convs []byte
+		for {
+			i := strings.IndexByte(rest, '%')
+			if i < 0 {
+				break
+			}
+			m := formatConv.FindStringSubmatchIndex(rest[i:])
+			if m == nil || m[0] != 0 {
+				return false // an option Lua refuses
+			}
+			if c := rest[i+m[4]]; c != '%' {
+				convs = append(convs, c)
+			}
+			rest = rest[i+m[1]:]
+		}
+		if len(convs) != len(args)-1 {
+			return false
+		}
+		for k, c := range convs {
+			t := args[k+1]
+			switch c {
+			case 's', 'q':
+				if !t.within(tText | tNum) {
+					return false
+				}
+			default: // numeric, and %c
+				if !t.within(tArith) {
+					return false
+				}
+			}
+		}
+		return true
+	}
+	return false
+}
