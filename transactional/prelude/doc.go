@@ -51,7 +51,8 @@
 // run fails, it fails before that write or in it, and a Redis command that
 // fails changes nothing. Needed proves this on the source (needed.go): a
 // forward pass over the main chunk tracks the Lua types each local may
-// hold, narrowed by the conditions a path passed and by operations that
+// hold, narrowed by the conditions a path passed (`if not n`, `type(t) ==
+// 'table'` …) and by operations that
 // succeeded, follows calls into the script's local functions, and knows
 // which commands reply with an integer; every operation that may raise
 // (a redis.call, arithmetic on what may not be a number, indexing what may

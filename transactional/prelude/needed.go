@@ -1018,6 +1018,7 @@ func (a *analyzer) cond(e ast.Expr, st *state, sc *scope) (t, f *state, ty typ) 
 			a.refine(e.Lhs, ne, sc, func(x typ) typ { return x &^ tNil })
 		}
 		a.narrowCompare(e, t, f, sc)
+		a.narrowType(e, t, f, sc)
 		return t, f, ty
 	case *ast.FuncCallExpr:
 		if _, w := a.writes[e]; w && setNX(e) {

@@ -58,6 +58,8 @@ func (g *neededGen) expr() string {
 	return v
 }
 
+func (g *neededGen) pick2(xs ...string) string { return xs[g.r.Intn(len(xs))] }
+
 func (g *neededGen) guard() string {
 	switch g.r.Intn(12) {
 	case 0:
@@ -71,7 +73,7 @@ func (g *neededGen) guard() string {
 	case 4:
 		return "if a and a > 3 then return 'big' end"
 	case 5:
-		return "a = a or 1"
+		return g.pick2("a = a or 1", "if type(b) ~= 'string' then return 'nostr' end", "if type(a) == 'number' then return 'num' end")
 	case 6:
 		return "if " + g.expr() + " < 2 then return 'small' end"
 	}

@@ -78,6 +78,8 @@ func TestNeeded(t *testing.T) {
 		{"string.format with a bad option", true, "redis.call('SET', KEYS[1], 1) return string.format('%y', 1)"},
 		{"string.format of a string as a number", true, "redis.call('SET', KEYS[1], 1) return string.format('%d', 'x')"},
 		{"string.sub", false, "redis.call('SET', KEYS[1], 1) return string.sub(ARGV[1] or '', 2, -1)"},
+		{"type() narrows", false, "local t = cjson.decode(ARGV[1]) if type(t) ~= 'table' then return 0 end redis.call('SET', KEYS[1], 1) return t[1]"},
+		{"type() of another name", true, "local t, u = cjson.decode(ARGV[1]), ARGV[2] if type(u) ~= 'table' then return 0 end redis.call('SET', KEYS[1], 1) return t[1]"},
 		{"an array built after the write", false, "local out = {} redis.call('SET', KEYS[1], 1) out[#out + 1] = 'a' out[#out + 1] = 'b' return out"},
 		{"a key that may be NaN", true, "local t, n = {}, tonumber(ARGV[1]) or 0 redis.call('SET', KEYS[1], 1) t[n] = 1 return 1"},
 		{"string commands", false, "redis.call('GET', KEYS[1]) redis.call('SET', KEYS[1], 'x') redis.call('SET', KEYS[1], 'y', 'PX', 100) redis.call('DEL', KEYS[1]) return 1"},

@@ -692,3 +692,34 @@ func stringCallSafe(fn string, es []ast.Expr, args []typ) bool {
 	}
 	return false
 }
+
+// typeNames are the types type() names, as sets of typ.
+var typeNames = map[string]typ{
+	"nil": tNil, "boolean": tBool, "number": tNum, "string": tText, "table": tTable, "function": tFunc,
+}
+
+// narrowType narrows x after type(x) == 'name' (or ~=) held or did not:
+// where it held x is of that type, where it did not it is not.
+func (a *analyzer) narrowType(e *ast.RelationalOpExpr, t, f *state, sc *scope) {
+	if e.Operator != "==" && e.Operator != "~=" {
+		return
+	}
+	call, ok := e.Lhs.(*ast.FuncCallExpr)
+	lit, isLit := e.Rhs.(*ast.StringExpr)
+	if !ok || !isLit || len(call.Args) != 1 || call.Receiver != nil {
+		return
+	}
+	if id, ok := call.Func.(*ast.IdentExpr); !ok || id.Value != "type" || sc.lookup("type") != nil {
+		return
+	}
+	want, ok := typeNames[lit.Value]
+	if !ok {
+		return
+	}
+	eq, ne := t, f
+	if e.Operator == "~=" {
+		eq, ne = f, t
+	}
+	a.refine(call.Args[0], eq, sc, func(x typ) typ { return x & want })
+	a.refine(call.Args[0], ne, sc, func(x typ) typ { return x &^ want })
+}
