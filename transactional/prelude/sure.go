@@ -2,8 +2,10 @@ package prelude
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -359,7 +361,10 @@ func (a *analyzer) keysLoop(s *ast.GenericForStmt, sc *scope) string {
 		arg, isArg := call.Args[0].(*ast.IdentExpr)
 		if isFn && isArg && fn.Value == "ipairs" && arg.Value == "KEYS" && sc.lookup("ipairs") == nil && sc.lookup("KEYS") == nil &&
 			!a.escapes["KEYS"] && !a.assigned["KEYS"] {
-			sym = fmt.Sprintf("the KEYS element of the loop at line %d (%d)", s.Line(), len(a.syms)+1)
+			sym = fmt.Sprintf("the KEYS element of the loop at line %d", s.Line())
+			for n := 2; slices.Contains(slices.Collect(maps.Values(a.syms)), sym); n++ {
+				sym = fmt.Sprintf("the KEYS element of the loop at line %d (%d)", s.Line(), n) // two loops on one line
+			}
 		}
 	}
 	a.syms[s] = sym
