@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/yuin/gopher-lua/ast"
 )
 
 // A Journaled write is one that a failed run of its script would have to
@@ -46,11 +44,7 @@ func Explain(code string) []Journaled {
 		if len(offs) == len(an.sites) && offs[i].line == site.Line() {
 			j.Col = offs[i].at - strings.LastIndexByte(code[:offs[i].at], '\n')
 		}
-		if len(site.Args) > 0 {
-			if cmd, ok := site.Args[0].(*ast.StringExpr); ok {
-				j.Command = strings.ToUpper(cmd.Value)
-			}
-		}
+		j.Command = literalCommand(site)
 		switch {
 		case refuted:
 			j.Why = fmt.Sprintf("line %d may fail after it: %s", w.line, w.why)

@@ -1244,14 +1244,12 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 					a.mayFail(st, e, why)
 				}
 				ty := tAny
-				if len(e.Args) > 0 {
-					if cmd, ok := e.Args[0].(*ast.StringExpr); ok && integerReply[strings.ToUpper(cmd.Value)] {
-						// A reply that returns is an integer; pcall
-						// returns an error as a table.
-						ty = tNum
-						if key.Value == "pcall" {
-							ty |= tTable
-						}
+				if integerReply[literalCommand(e)] {
+					// A reply that returns is an integer; pcall returns an
+					// error as a table.
+					ty = tNum
+					if key.Value == "pcall" {
+						ty |= tTable
 					}
 				}
 				_, w := a.writes[e]

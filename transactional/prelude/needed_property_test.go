@@ -1,6 +1,7 @@
 package prelude
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -157,6 +158,35 @@ func raising(src string) string {
 	return "return {(function(...)\n" + src + "\nend)(...)}"
 }
 
+// ending is how a run of a script ended.
+type ending int
+
+const (
+	succeeded ending = iota
+	cleanly          // it raised, and the keyspace is as it was
+	halfWay          // it raised after writing
+)
+
+// runUnwrapped sets the keyspace up with state, runs src as it stands
+// (raising) with keys and argv, and says how it ended. A run that raised
+// after writing fails the test when needed (Needed(src)) is false.
+func runUnwrapped(t *testing.T, ctx context.Context, c *redis.Client, script int, src string, needed bool, keys []string, argv []any, state [][]any) ending {
+	t.Helper()
+	apply(t, ctx, c, state)
+	before := describe(t, ctx, c, keys)
+	_, err := c.Eval(ctx, raising(src), keys, argv...).Result()
+	after := describe(t, ctx, c, keys)
+	switch {
+	case err == nil || err == redis.Nil:
+		return succeeded
+	case after == before:
+		return cleanly
+	case !needed:
+		t.Fatalf("script %d: Needed said no runtime, but a run with keys %v, ARGV %v failed (%v) and changed the keyspace\nbefore:\n%s\nafter:\n%s\nscript:\n%s", script, keys, argv, err, before, after, src)
+	}
+	return halfWay
+}
+
 // TestPropertyNeeded checks Needed's proof on a real redis-server: random
 // scripts run unwrapped from random keyspaces and arguments, and every run
 // of a script Needed says needs no runtime that fails must leave the
@@ -203,20 +233,13 @@ func TestPropertyNeeded(t *testing.T) {
 			if a2 := argv2[g.r.Intn(len(argv2))]; a2 != "-" {
 				args = append(args, a2)
 			}
-			apply(t, ctx, c, state)
-			before := describe(t, ctx, c, keys)
-			_, err := c.Eval(ctx, raising(src), keys, args...).Result()
-			after := describe(t, ctx, c, keys)
-			if err == nil || err == redis.Nil {
-				continue
-			}
-			if after != before {
-				if !needed {
-					t.Fatalf("script %d: Needed said no runtime, but a run with ARGV %v failed (%v) and changed the keyspace\nbefore:\n%s\nafter:\n%s\nscript:\n%s", scripts, args, err, before, after, src)
-				}
+			switch runUnwrapped(t, ctx, c, scripts, src, needed, keys, args, state) {
+			case halfWay:
 				halfDone++
-			} else if !needed {
-				unneededFailed++
+			case cleanly:
+				if !needed {
+					unneededFailed++
+				}
 			}
 		}
 	}
@@ -370,20 +393,13 @@ func TestPropertySure(t *testing.T) {
 				}
 			}
 			argv := []any{args[g.r.Intn(len(args))], args[g.r.Intn(len(args))], g.pick("", "boom")}
-			apply(t, ctx, c, state)
-			before := describe(t, ctx, c, keys)
-			_, err := c.Eval(ctx, raising(src), keys, argv...).Result()
-			after := describe(t, ctx, c, keys)
-			if err == nil || err == redis.Nil {
-				continue
-			}
-			if after != before {
-				if !needed {
-					t.Fatalf("script %d: Needed said no runtime, but a run with keys %v, ARGV %v failed (%v) and changed the keyspace\nbefore:\n%s\nafter:\n%s\nscript:\n%s", scripts, keys, argv, err, before, after, src)
-				}
+			switch runUnwrapped(t, ctx, c, scripts, src, needed, keys, argv, state) {
+			case halfWay:
 				halfDone++
-			} else if multi {
-				clearedFailed++
+			case cleanly:
+				if multi {
+					clearedFailed++
+				}
 			}
 		}
 	}
@@ -470,20 +486,13 @@ func TestPropertyLoops(t *testing.T) {
 				}
 			}
 			argv := []any{pick("1", "2", "3", "x"), pick("", "after")}
-			apply(t, ctx, c, state)
-			before := describe(t, ctx, c, keys)
-			_, err := c.Eval(ctx, raising(src), keys, argv...).Result()
-			after := describe(t, ctx, c, keys)
-			if err == nil || err == redis.Nil {
-				continue
-			}
-			if after != before {
-				if !needed {
-					t.Fatalf("script %d: Needed said no runtime, but a run with ARGV %v failed (%v) and changed the keyspace\nbefore:\n%s\nafter:\n%s\nscript:\n%s", scripts, argv, err, before, after, src)
-				}
+			switch runUnwrapped(t, ctx, c, scripts, src, needed, keys, argv, state) {
+			case halfWay:
 				halfDone++
-			} else if writes {
-				clearedFailed++
+			case cleanly:
+				if writes {
+					clearedFailed++
+				}
 			}
 		}
 	}

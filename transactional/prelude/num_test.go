@@ -1,6 +1,7 @@
 package prelude
 
 import (
+	"context"
 	"flag"
 	"math"
 	"math/rand"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/yuin/gopher-lua/ast"
 	"github.com/yuin/gopher-lua/parse"
 )
@@ -102,6 +104,59 @@ func luaNumber(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
+// numCase is the flow at a point where x and y are numbers known as nx
+// and ny, with args: every pair of their samples, as ARGV.
+type numCase struct {
+	a      *analyzer
+	st     *state
+	sc     *scope
+	x, y   *local
+	nx, ny num
+	args   []any
+}
+
+func (g *numGen) newCase() numCase {
+	x, y := &local{name: "x"}, &local{name: "y"}
+	c := numCase{a: &analyzer{volatile: map[string]bool{}, callNums: map[*ast.FuncCallExpr]num{}}, st: newState(),
+		sc: &scope{vars: map[string]*local{"x": x, "y": y}}, x: x, y: y, nx: g.num(), ny: g.num()}
+	c.st.env[x], c.st.env[y] = tNum, tNum
+	c.st.nums[x], c.st.nums[y] = c.nx, c.ny
+	for _, vx := range g.samples(c.nx) {
+		for _, vy := range g.samples(c.ny) {
+			c.args = append(c.args, luaNumber(vx), luaNumber(vy))
+		}
+	}
+	return c
+}
+
+// eval runs the Lua expression text on redis-server for each pair of
+// args (as x and y) and returns its values, as strings.
+func (c numCase) eval(t *testing.T, ctx context.Context, rc *redis.Client, text string) []string {
+	t.Helper()
+	lua := "local out = {} for i = 1, #ARGV, 2 do local x, y = tonumber(ARGV[i]), tonumber(ARGV[i + 1]) " +
+		"out[#out + 1] = " + text + " end return out"
+	got, err := rc.Eval(ctx, lua, nil, c.args...).StringSlice()
+	if err != nil {
+		t.Fatalf("%s: %v", text, err)
+	}
+	return got
+}
+
+// outside says how v breaks what n says of it, or "".
+func outside(v float64, n num) string {
+	switch {
+	case math.IsNaN(v):
+		if !n.nan {
+			return "NaN"
+		}
+	case v < n.lo || v > n.hi:
+		return "out of bounds"
+	case n.integral && !math.IsInf(v, 0) && v != math.Trunc(v):
+		return "not an integer"
+	}
+	return ""
+}
+
 // TestPropertyNum checks the flow's knowledge of numbers (numOf) against
 // Lua 5.1 as Redis runs it: for random expressions over x and y, each with
 // random bounds, NaN allowed or not and integral or not, every value the
@@ -118,48 +173,18 @@ func TestPropertyNum(t *testing.T) {
 			t.Fatalf("%s: %v", src, err)
 		}
 		e := chunk[0].(*ast.ReturnStmt).Exprs[0]
-		x, y := &local{name: "x"}, &local{name: "y"}
-		nx, ny := g.num(), g.num()
-		a := &analyzer{volatile: map[string]bool{}, callNums: map[*ast.FuncCallExpr]num{}}
-		st := newState()
-		st.env[x], st.env[y] = tNum, tNum
-		st.nums[x], st.nums[y] = nx, ny
-		sc := &scope{vars: map[string]*local{"x": x, "y": y}}
-		want := a.numOf(e, st, sc)
-
-		var args []any
-		for _, vx := range g.samples(nx) {
-			for _, vy := range g.samples(ny) {
-				args = append(args, luaNumber(vx), luaNumber(vy))
-			}
-		}
-		lua := "local out = {} for i = 1, #ARGV, 2 do local x, y = tonumber(ARGV[i]), tonumber(ARGV[i + 1]) " +
-			"out[#out + 1] = string.format('%.17g', " + src + ") end return out"
-		got, err := c.Eval(ctx, lua, nil, args...).StringSlice()
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		for i, s := range got {
-			v, err := strconv.ParseFloat(strings.TrimPrefix(s, "-nan"), 64)
+		nc := g.newCase()
+		want := nc.a.numOf(e, nc.st, nc.sc)
+		for i, s := range nc.eval(t, ctx, c, "string.format('%.17g', "+src+")") {
+			v, err := strconv.ParseFloat(s, 64)
 			if strings.Contains(s, "nan") {
 				v, err = math.NaN(), nil
 			}
 			if err != nil {
 				t.Fatalf("%s: reply %q", src, s)
 			}
-			bad := ""
-			switch {
-			case math.IsNaN(v):
-				if !want.nan {
-					bad = "NaN"
-				}
-			case v < want.lo || v > want.hi:
-				bad = "out of bounds"
-			case want.integral && !math.IsInf(v, 0) && v != math.Trunc(v):
-				bad = "not an integer"
-			}
-			if bad != "" {
-				t.Fatalf("%s with x = %v %+v, y = %v %+v: %s is %s for %+v", src, args[2*i], nx, args[2*i+1], ny, s, bad, want)
+			if bad := outside(v, want); bad != "" {
+				t.Fatalf("%s with x = %v %+v, y = %v %+v: %s is %s for %+v", src, nc.args[2*i], nc.nx, nc.args[2*i+1], nc.ny, s, bad, want)
 			}
 			checked++
 		}
@@ -194,52 +219,19 @@ func TestPropertyNarrow(t *testing.T) {
 			t.Fatalf("%s: %v", cond, err)
 		}
 		e := chunk[0].(*ast.ReturnStmt).Exprs[0].(*ast.RelationalOpExpr)
-		x, y := &local{name: "x"}, &local{name: "y"}
-		nx, ny := g.num(), g.num()
-		a := &analyzer{volatile: map[string]bool{}, callNums: map[*ast.FuncCallExpr]num{}}
-		st := newState()
-		st.env[x], st.env[y] = tNum, tNum
-		st.nums[x], st.nums[y] = nx, ny
-		sc := &scope{vars: map[string]*local{"x": x, "y": y}}
-		held, failed := st.clone(), st.clone()
-		a.narrowCompare(e, held, failed, sc)
-
-		var args []any
-		for _, vx := range g.samples(nx) {
-			for _, vy := range g.samples(ny) {
-				args = append(args, luaNumber(vx), luaNumber(vy))
-			}
-		}
-		lua := "local out = {} for i = 1, #ARGV, 2 do local x, y = tonumber(ARGV[i]), tonumber(ARGV[i + 1]) " +
-			"out[#out + 1] = tostring(" + cond + ") end return out"
-		got, err := c.Eval(ctx, lua, nil, args...).StringSlice()
-		if err != nil {
-			t.Fatalf("%s: %v", cond, err)
-		}
-		for i, s := range got {
+		nc := g.newCase()
+		held, failed := nc.st.clone(), nc.st.clone()
+		nc.a.narrowCompare(e, held, failed, nc.sc)
+		for i, s := range nc.eval(t, ctx, c, "tostring("+cond+")") {
 			path := failed
 			if s == "true" {
 				path = held
 			}
-			for _, v := range []struct {
-				l   *local
-				arg any
-			}{{x, args[2*i]}, {y, args[2*i+1]}} {
-				val, _ := strconv.ParseFloat(v.arg.(string), 64)
-				n := path.nums[v.l]
-				bad := ""
-				switch {
-				case math.IsNaN(val):
-					if !n.nan {
-						bad = "NaN"
-					}
-				case val < n.lo || val > n.hi:
-					bad = "out of bounds"
-				case n.integral && !math.IsInf(val, 0) && val != math.Trunc(val):
-					bad = "not an integer"
-				}
-				if bad != "" {
-					t.Fatalf("%s is %s with x = %v %+v, y = %v %+v: %s = %v is %s for %+v", cond, s, args[2*i], nx, args[2*i+1], ny, v.l.name, v.arg, bad, n)
+			for k, l := range []*local{nc.x, nc.y} {
+				arg := nc.args[2*i+k]
+				v, _ := strconv.ParseFloat(arg.(string), 64)
+				if bad := outside(v, path.nums[l]); bad != "" {
+					t.Fatalf("%s is %s with x = %v %+v, y = %v %+v: %s = %v is %s for %+v", cond, s, nc.args[2*i], nc.nx, nc.args[2*i+1], nc.ny, l.name, arg, bad, path.nums[l])
 				}
 			}
 			checked++

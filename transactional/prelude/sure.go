@@ -503,17 +503,28 @@ func (a *analyzer) zaddArgs(es []ast.Expr, ts []typ, st *state, sc *scope) bool 
 	return true
 }
 
+// literalCommand is the command of e, a redis.call or redis.pcall, in
+// upper case, when it is written out; else "".
+func literalCommand(e *ast.FuncCallExpr) string {
+	if len(e.Args) == 0 {
+		return ""
+	}
+	if name, ok := e.Args[0].(*ast.StringExpr); ok {
+		return strings.ToUpper(name.Value)
+	}
+	return ""
+}
+
 // sure reports whether e, a redis.call or redis.pcall with argument types
 // args (the command included), cannot fail at st; if it may, why.
 func (a *analyzer) sure(e *ast.FuncCallExpr, args []typ, st *state, sc *scope) (bool, string) {
-	if len(e.Args) == 0 {
+	cmd := literalCommand(e)
+	switch {
+	case len(e.Args) == 0:
 		return false, "a redis call without a command"
-	}
-	name, ok := e.Args[0].(*ast.StringExpr)
-	if !ok {
+	case cmd == "":
 		return false, "a command named at run time"
 	}
-	cmd := strings.ToUpper(name.Value)
 	c, ok := sureCmds[cmd]
 	if !ok {
 		return false, cmd + ", which may fail"
@@ -576,12 +587,7 @@ func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *s
 	if st.dead {
 		return
 	}
-	var cmd string
-	if len(e.Args) > 0 {
-		if name, ok := e.Args[0].(*ast.StringExpr); ok {
-			cmd = strings.ToUpper(name.Value)
-		}
-	}
+	cmd := literalCommand(e)
 	key := ""
 	if len(e.Args) > 1 {
 		key = a.keyOf(e.Args[1], sc)
