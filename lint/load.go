@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/yuin/gopher-lua/ast"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
 
 	"github.com/scriptgen/scriptgen/internal/script"
 )

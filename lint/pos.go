@@ -1,8 +1,8 @@
 package lint
 
 import (
-	"github.com/yuin/gopher-lua/ast"
-	"github.com/yuin/gopher-lua/parse"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
 
 	"github.com/scriptgen/scriptgen/internal/script"
 )

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/yuin/gopher-lua/ast"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
 )
 
 // origin is where a value comes from, as far as key-source cares. The

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // Errors Redis's scriptCall raises before a command runs.

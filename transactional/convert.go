@@ -3,7 +3,7 @@ package transactional
 import (
 	"math"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // maxReplyDepth bounds the Lua→RESP conversion, so a table that contains

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // EvalSHA is Do("EVALSHA", ...) without the command line: same replies,

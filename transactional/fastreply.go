@@ -3,7 +3,7 @@ package transactional
 import (
 	"bytes"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // fastReplyToLua converts the replies most redis.calls get (integers, bulk

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // TestFastReplyToLua checks the shortcut against the general path, which

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // Redis 7 Functions (FUNCTION LOAD/DELETE/LIST/FLUSH/STATS, FCALL,

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/alicebob/miniredis/v2/server"
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
 	"github.com/scriptgen/scriptgen/transactional/prelude"

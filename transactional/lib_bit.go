@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // bit is LuaBitOp 1.0 as bundled with Redis (deps/lua/src/lua_bit.c):

@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // cmsgpack is lua-cmsgpack 0.4.0 as bundled with Redis

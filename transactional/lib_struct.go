@@ -6,7 +6,7 @@ import (
 	"math"
 	"strings"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // struct is Roberto Ierusalimschy's struct library as bundled with Redis

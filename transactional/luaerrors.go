@@ -5,8 +5,8 @@ import (
 	"regexp"
 	"strings"
 
-	lua "github.com/yuin/gopher-lua"
-	"github.com/yuin/gopher-lua/parse"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
 )
 
 // luaError is Lua 5.1's error(): strings and numbers get the position of

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // RedisVersion is the Redis version the sandbox reproduces, as

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // luaToNumber is Lua 5.1's tonumber as Redis builds it: base 10 goes

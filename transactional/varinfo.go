@@ -6,7 +6,7 @@ import (
 	"regexp"
 	"strings"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // Lua 5.1 names the variable in a runtime type error ("attempt to index

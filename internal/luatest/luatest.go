@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	lua "github.com/yuin/gopher-lua"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 
 	"github.com/scriptgen/scriptgen/gen"
 	"github.com/scriptgen/scriptgen/internal/script"

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/yuin/gopher-lua/ast"
-	"github.com/yuin/gopher-lua/parse"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
 )
 
 // IsTest reports whether path names a Lua test file (`*_test.lua`).

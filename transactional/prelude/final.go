@@ -3,8 +3,8 @@ package prelude
 import (
 	"strings"
 
-	"github.com/yuin/gopher-lua/ast"
-	"github.com/yuin/gopher-lua/parse"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
 
 	"github.com/scriptgen/scriptgen/internal/script"
 )

@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/yuin/gopher-lua/ast"
-	"github.com/yuin/gopher-lua/parse"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
 )

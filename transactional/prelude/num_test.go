@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"github.com/redis/go-redis/v9"
-	"github.com/yuin/gopher-lua/ast"
-	"github.com/yuin/gopher-lua/parse"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
+	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
 )
 
 var numRuns = flag.Int("num.runs", 400, "random expressions TestPropertyNum evaluates on redis-server")
