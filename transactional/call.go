@@ -1,8 +1,6 @@
 package transactional
 
 import (
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
@@ -121,29 +119,4 @@ func hasBlockOption(args []string) bool {
 
 // formatCallNumber is how redis.call turns a Lua number into an argument:
 // C's "%.17g", whose NaN keeps its sign ("-nan" for 0/0 on x86-64).
-func formatCallNumber(f float64) string {
-	switch {
-	case math.IsNaN(f) && math.Signbit(f):
-		return "-nan"
-	case math.IsNaN(f):
-		return "nan"
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	}
-	if s, ok := formatInteger(f, 1e17); ok {
-		return s
-	}
-	return cFormatG(f, 17)
-}
-
-// formatInteger is C's "%.<prec>g" for an integral f below limit (10^prec)
-// in magnitude, the common case: its plain decimal digits. -0 is left to
-// cFormatG.
-func formatInteger(f, limit float64) (string, bool) {
-	if f != math.Trunc(f) || f == 0 && math.Signbit(f) || f >= limit || f <= -limit {
-		return "", false
-	}
-	return strconv.FormatInt(int64(f), 10), true
-}
+func formatCallNumber(f float64) string { return lua.FormatNumber(f, 17) }

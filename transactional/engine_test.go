@@ -285,29 +285,6 @@ func TestServe(t *testing.T) {
 	}
 }
 
-func TestCFormatG(t *testing.T) {
-	for _, tt := range []struct {
-		f    float64
-		prec int
-		want string
-	}{
-		{1.0 / 3, 14, "0.33333333333333"},
-		{1e15, 14, "1e+15"},
-		{100, 14, "100"},
-		{0.1, 17, "0.10000000000000001"},
-		{1e20, 17, "1e+20"},
-		{123456789012345678, 14, "1.2345678901235e+17"},
-		{0.0001, 14, "0.0001"},
-		{0.00001, 14, "1e-05"},
-		{-2.5, 14, "-2.5"},
-		{9.99999999999999999, 14, "10"},
-	} {
-		if got := cFormatG(tt.f, tt.prec); got != tt.want {
-			t.Errorf("%%.%dg of %v = %q, want %q", tt.prec, tt.f, got, tt.want)
-		}
-	}
-}
-
 func TestStringRepIsBounded(t *testing.T) {
 	e := newEngine(t)
 	if got := mustDo(t, e, "EVAL", "return #string.rep('ab', 3)", "0"); got != int64(6) {

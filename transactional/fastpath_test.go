@@ -122,33 +122,16 @@ func TestScriptEnv(t *testing.T) {
 	}
 }
 
-// The fast paths for integers read and print exactly what the general ones do.
-func TestIntegerFastPaths(t *testing.T) {
+// luaNumber shares the Values of small integers and makes every other number.
+func TestLuaNumber(t *testing.T) {
 	var nums []float64
-	for _, f := range []float64{0, 1, 7, 255, 256, 1023, 1024, 1e13, 1e14 - 1, 1e14, 1e15, 1e16, 1e17 - 1, 1e17, 1 << 53, 1<<53 + 2, 1e300} {
+	for _, f := range []float64{0, 1, 7, 255, 256, 1023, 1024, 1e13, 1e14, 1 << 53, 1e300} {
 		nums = append(nums, f, -f, f+0.5, -f-0.5)
 	}
 	nums = append(nums, math.Copysign(0, -1), math.Inf(1), math.NaN(), 1699999999999, 0.1)
 	for _, f := range nums {
-		if s, ok := formatInteger(f, 1e17); ok && s != cFormatG(f, 17) {
-			t.Errorf("formatInteger(%v, 1e17) = %q, %%.17g %q", f, s, cFormatG(f, 17))
-		}
-		if s, ok := formatInteger(f, 1e14); ok && s != cFormatG(f, 14) {
-			t.Errorf("formatInteger(%v, 1e14) = %q, %%.14g %q", f, s, cFormatG(f, 14))
-		}
 		if v, ok := luaNumber(f).(lua.LNumber); !ok || !(float64(v) == f || f != f && v != v) || math.Signbit(float64(v)) != math.Signbit(f) {
 			t.Errorf("luaNumber(%v) = %v", f, v)
-		}
-	}
-	for _, s := range []string{"0", "-0", "12", "-12", "007", "123456789012345", "-123456789012345", "1234567890123456", "", "-", "1a", "+1", " 1"} {
-		fast, fastOK := plainInteger(s)
-		if !fastOK {
-			continue
-		}
-		_, start, i, _ := cPrefix(s)
-		slow, _, slowOK := decFloat(s, start, i)
-		if !slowOK || fast != slow || math.Signbit(fast) != math.Signbit(slow) {
-			t.Errorf("plainInteger(%q) = %v, strtod's %v", s, fast, slow)
 		}
 	}
 }

@@ -254,7 +254,7 @@ func (enc *cjsonEncoder) number(f float64) {
 		}
 		return
 	}
-	enc.b.WriteString(cFormatG(f, enc.cfg.precision))
+	enc.b.WriteString(lua.FormatNumber(f, enc.cfg.precision))
 }
 
 // cjsonEscapes is char2escape from lua_cjson.c.

@@ -42,9 +42,8 @@ func luaWhere(L *lua.LState, level int) string {
 var (
 	reArith  = regexp.MustCompile(`^(.*?)cannot perform (\w+) operation between (\w+) and (\w+)$`)
 	reIndex  = regexp.MustCompile(`^(.*?)attempt to index a non-table object\((\w+)\) with key '.*'$`)
-	reCall   = regexp.MustCompile(`^(.*?)attempt to call a non-function object$`)
-	reUnm    = regexp.MustCompile(`^(.*?)__unm undefined$`)
-	reLength = regexp.MustCompile(`^(.*?)__len undefined$`)
+	reCall   = regexp.MustCompile(`^(.*?)attempt to call a non-function object \((\w+)\)$`)
+	reLength = regexp.MustCompile(`^(.*?)__len undefined \((\w+)\)$`)
 	// gopher-lua's luaL_argerror leaves the function name unquoted.
 	reArgError = regexp.MustCompile(`^(.*?)bad argument #(\d+) to ([^' (]+) \(`)
 )
@@ -58,11 +57,10 @@ func luaMessage(msg string) string { return luaMessageAt(nil, msg, nil) }
 // the failing frame dbg (nil: not known).
 func luaMessageAt(L *lua.LState, msg string, dbg *lua.Debug) string {
 	if m := reArith.FindStringSubmatch(msg); m != nil {
-		// Lua blames the first operand unless it is a number (or a string
-		// that converts to one); gopher-lua gives only the two types, so a
-		// string is taken as convertible only next to something that is not.
+		// Lua blames the first operand unless it is a number or a string
+		// that converts to one; the VM names such a string a number.
 		lhs, rhs := m[3], m[4]
-		lhsBad := lhs != "number" && !(lhs == "string" && rhs != "number" && rhs != "string")
+		lhsBad := lhs != "number"
 		if m[2] == "concat" {
 			lhsBad = lhs != "number" && lhs != "string"
 		}
@@ -90,9 +88,9 @@ func luaMessageAt(L *lua.LState, msg string, dbg *lua.Debug) string {
 	for _, r := range []struct {
 		re   *regexp.Regexp
 		verb string
-	}{{reCall, "call"}, {reUnm, "perform arithmetic on"}, {reLength, "get length of"}} {
+	}{{reCall, "call"}, {reLength, "get length of"}} {
 		if m := r.re.FindStringSubmatch(msg); m != nil {
-			out := m[1] + "attempt to " + r.verb + " a nil value"
+			out := m[1] + "attempt to " + r.verb + " a " + m[2] + " value"
 			if dbg != nil {
 				out = withVarInfo(L, out, dbg, true)
 			}

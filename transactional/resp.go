@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
 // Status is a RESP simple string reply, such as "OK" or "PONG".
@@ -289,7 +291,7 @@ func formatDouble(f float64) string {
 	case math.IsNaN(f):
 		return "nan"
 	}
-	return cFormatG(f, 17)
+	return lua.FormatNumber(f, 17)
 }
 
 func sanitizeLine(s string) string {

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
@@ -418,56 +417,7 @@ func luaToString(L *lua.LState) int {
 	return 1
 }
 
-func formatLuaNumber(f float64) string {
-	switch {
-	case math.IsInf(f, 1):
-		return "inf"
-	case math.IsInf(f, -1):
-		return "-inf"
-	case math.IsNaN(f):
-		if math.Signbit(f) {
-			return "-nan"
-		}
-		return "nan"
-	}
-	if s, ok := formatInteger(f, 1e14); ok {
-		return s
-	}
-	return cFormatG(f, 14)
-}
-
-// cFormatG is C's printf("%.<prec>g").
-func cFormatG(f float64, prec int) string {
-	if f == 0 {
-		if math.Signbit(f) {
-			return "-0"
-		}
-		return "0"
-	}
-	exp := int(math.Floor(math.Log10(math.Abs(f))))
-	// Rounding can carry into the next decade (9.99...→10); let %e decide.
-	es := strconv.FormatFloat(f, 'e', prec-1, 64)
-	if i := strings.LastIndexByte(es, 'e'); i >= 0 {
-		exp, _ = strconv.Atoi(es[i+1:])
-	}
-	if exp < -4 || exp >= prec {
-		mant, e, _ := strings.Cut(es, "e")
-		if strings.Contains(mant, ".") {
-			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
-		}
-		sign := e[0]
-		digits := strings.TrimLeft(e[1:], "0")
-		for len(digits) < 2 {
-			digits = "0" + digits
-		}
-		return mant + "e" + string(sign) + digits
-	}
-	fs := strconv.FormatFloat(f, 'f', prec-1-exp, 64)
-	if strings.Contains(fs, ".") {
-		fs = strings.TrimRight(strings.TrimRight(fs, "0"), ".")
-	}
-	return fs
-}
+func formatLuaNumber(f float64) string { return lua.FormatNumber(f, 14) }
 
 // redisPcall is Redis 7's pcall: an error table carrying an err string is
 // handed to the script as that string.

@@ -17,23 +17,12 @@ func (ls *LState) CheckAny(n int) LValue {
 	return ls.Get(n)
 }
 
-func (ls *LState) CheckInt(n int) int {
-	v := ls.Get(n)
-	if intv, ok := v.(LNumber); ok {
-		return int(intv)
-	}
-	ls.TypeError(n, LTNumber)
-	return 0
-}
+// CheckInt is luaL_checkinteger: a number, or a string that converts to
+// one, cast as C casts a double to an integer (scriptgen: upstream refused
+// strings, and Go's conversion of NaN or a value out of range is not C's).
+func (ls *LState) CheckInt(n int) int { return int(ls.CheckInt64(n)) }
 
-func (ls *LState) CheckInt64(n int) int64 {
-	v := ls.Get(n)
-	if intv, ok := v.(LNumber); ok {
-		return int64(intv)
-	}
-	ls.TypeError(n, LTNumber)
-	return 0
-}
+func (ls *LState) CheckInt64(n int) int64 { return cInt64(float64(ls.CheckNumber(n))) }
 
 func (ls *LState) CheckNumber(n int) LNumber {
 	v := ls.Get(n)
@@ -142,15 +131,10 @@ func (ls *LState) CheckOption(n int, options []string) int {
 /* optType {{{ */
 
 func (ls *LState) OptInt(n int, d int) int {
-	v := ls.Get(n)
-	if v == LNil {
+	if ls.Get(n) == LNil {
 		return d
 	}
-	if intv, ok := v.(LNumber); ok {
-		return int(intv)
-	}
-	ls.TypeError(n, LTNumber)
-	return 0
+	return ls.CheckInt(n) // scriptgen: luaL_optinteger converts as CheckInt does
 }
 
 func (ls *LState) OptInt64(n int, d int64) int64 {

@@ -1273,22 +1273,33 @@ func constFold(exp ast.Expr) ast.Expr { // {{{
 		lvalue, lisconst := lnumberValue(constFold(expr.Lhs))
 		rvalue, risconst := lnumberValue(constFold(expr.Rhs))
 		if lisconst && risconst {
+			// scriptgen: folded as Lua 5.1's constfolding does: not a division
+			// or modulo by zero, nor what makes a NaN, which then happens at
+			// run time, with the sign C gives it.
+			var v LNumber
 			switch expr.Operator {
 			case "+":
-				return &constLValueExpr{Value: lvalue + rvalue}
+				v = lvalue + rvalue
 			case "-":
-				return &constLValueExpr{Value: lvalue - rvalue}
+				v = lvalue - rvalue
 			case "*":
-				return &constLValueExpr{Value: lvalue * rvalue}
-			case "/":
-				return &constLValueExpr{Value: lvalue / rvalue}
-			case "%":
-				return &constLValueExpr{Value: luaModulo(lvalue, rvalue)}
+				v = lvalue * rvalue
+			case "/", "%":
+				if rvalue == 0 {
+					return expr
+				}
+				if v = lvalue / rvalue; expr.Operator == "%" {
+					v = luaModulo(lvalue, rvalue)
+				}
 			case "^":
-				return &constLValueExpr{Value: LNumber(math.Pow(float64(lvalue), float64(rvalue)))}
+				v = LNumber(cPow(float64(lvalue), float64(rvalue)))
 			default:
 				panic(fmt.Sprintf("unknown binop: %v", expr.Operator))
 			}
+			if math.IsNaN(float64(v)) {
+				return expr
+			}
+			return &constLValueExpr{Value: v}
 		} else {
 			return expr
 		}

@@ -32,7 +32,7 @@ var mathFuncs = map[string]LGFunction{
 	"log10":      mathLog10,
 	"max":        mathMax,
 	"min":        mathMin,
-	"mod":        mathMod,
+	"mod":        mathFmod, // scriptgen: Lua 5.1's LUA_COMPAT_MOD alias of fmod
 	"modf":       mathModf,
 	"pow":        mathPow,
 	"rad":        mathRad,
@@ -51,17 +51,17 @@ func mathAbs(L *LState) int {
 }
 
 func mathAcos(L *LState) int {
-	L.Push(LNumber(math.Acos(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Acos, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathAsin(L *LState) int {
-	L.Push(LNumber(math.Asin(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Asin, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathAtan(L *LState) int {
-	L.Push(LNumber(math.Atan(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Atan, float64(L.CheckNumber(1)))))
 	return 1
 }
 
@@ -71,17 +71,17 @@ func mathAtan2(L *LState) int {
 }
 
 func mathCeil(L *LState) int {
-	L.Push(LNumber(math.Ceil(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Ceil, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathCos(L *LState) int {
-	L.Push(LNumber(math.Cos(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Cos, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathCosh(L *LState) int {
-	L.Push(LNumber(math.Cosh(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Cosh, float64(L.CheckNumber(1)))))
 	return 1
 }
 
@@ -91,17 +91,30 @@ func mathDeg(L *LState) int {
 }
 
 func mathExp(L *LState) int {
-	L.Push(LNumber(math.Exp(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Exp, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathFloor(L *LState) int {
-	L.Push(LNumber(math.Floor(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Floor, float64(L.CheckNumber(1)))))
 	return 1
 }
 
+// mathFmod is C's fmod as glibc computes it on x86-64 (scriptgen: a NaN it
+// makes, of a zero divisor or an infinite dividend, is negative, as 0/0 is;
+// a NaN argument comes back as it is).
 func mathFmod(L *LState) int {
-	L.Push(LNumber(math.Mod(float64(L.CheckNumber(1)), float64(L.CheckNumber(2)))))
+	b, a := float64(L.CheckNumber(2)), float64(L.CheckNumber(1)) // as gcc evaluates fmod's arguments
+	r := math.Mod(a, b)
+	switch {
+	case math.IsNaN(a):
+		r = a
+	case math.IsNaN(b):
+		r = b
+	case math.IsNaN(r):
+		r = math.Copysign(r, -1)
+	}
+	L.Push(LNumber(r))
 	return 1
 }
 
@@ -113,17 +126,19 @@ func mathFrexp(L *LState) int {
 }
 
 func mathLdexp(L *LState) int {
-	L.Push(LNumber(math.Ldexp(float64(L.CheckNumber(1)), L.CheckInt(2))))
+	// scriptgen: the exponent is luaL_checkint's, a C int.
+	e := int(int32(L.CheckInt64(2))) // checked first, as gcc evaluates ldexp's arguments
+	L.Push(LNumber(math.Ldexp(float64(L.CheckNumber(1)), e)))
 	return 1
 }
 
 func mathLog(L *LState) int {
-	L.Push(LNumber(math.Log(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(cLog, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathLog10(L *LState) int {
-	L.Push(LNumber(math.Log10(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cLog10(float64(L.CheckNumber(1)))))
 	return 1
 }
 
@@ -159,22 +174,16 @@ func mathMin(L *LState) int {
 	return 1
 }
 
-func mathMod(L *LState) int {
-	lhs := L.CheckNumber(1)
-	rhs := L.CheckNumber(2)
-	L.Push(luaModulo(lhs, rhs))
-	return 1
-}
-
 func mathModf(L *LState) int {
-	v1, v2 := math.Modf(float64(L.CheckNumber(1)))
+	v1, v2 := cModf(float64(L.CheckNumber(1)))
 	L.Push(LNumber(v1))
 	L.Push(LNumber(v2))
 	return 2
 }
 
 func mathPow(L *LState) int {
-	L.Push(LNumber(math.Pow(float64(L.CheckNumber(1)), float64(L.CheckNumber(2)))))
+	y := float64(L.CheckNumber(2)) // checked first, as gcc evaluates pow's arguments
+	L.Push(LNumber(cPow(float64(L.CheckNumber(1)), y)))
 	return 1
 }
 
@@ -204,27 +213,27 @@ func mathRandomseed(L *LState) int {
 }
 
 func mathSin(L *LState) int {
-	L.Push(LNumber(math.Sin(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Sin, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathSinh(L *LState) int {
-	L.Push(LNumber(math.Sinh(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Sinh, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathSqrt(L *LState) int {
-	L.Push(LNumber(math.Sqrt(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Sqrt, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathTan(L *LState) int {
-	L.Push(LNumber(math.Tan(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Tan, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathTanh(L *LState) int {
-	L.Push(LNumber(math.Tanh(float64(L.CheckNumber(1)))))
+	L.Push(LNumber(cMath1(math.Tanh, float64(L.CheckNumber(1)))))
 	return 1
 }
 

@@ -2,6 +2,7 @@ package lua
 
 import (
 	"sort"
+	"strings"
 )
 
 func OpenTable(L *LState) int {
@@ -49,36 +50,25 @@ func tableRemove(L *LState) int {
 	return 1
 }
 
+// tableConcat is Lua 5.1's tconcat (scriptgen: upstream clamped the range
+// to the table, and returned a lone element as it was, a number unconverted).
 func tableConcat(L *LState) int {
+	sep := L.OptString(2, "")
 	tbl := L.CheckTable(1)
-	sep := LString(L.OptString(2, ""))
 	i := L.OptInt(3, 1)
-	j := L.OptInt(4, tbl.Len())
-	if L.GetTop() == 3 {
-		if i > tbl.Len() || i < 1 {
-			L.Push(emptyLString)
-			return 1
-		}
-	}
-	i = intMax(intMin(i, tbl.Len()), 1)
-	j = intMin(intMin(j, tbl.Len()), tbl.Len())
-	if i > j {
-		L.Push(emptyLString)
-		return 1
-	}
-	//TODO should flushing?
-	retbottom := L.GetTop()
-	for ; i <= j; i++ {
+	last := L.OptInt(4, tbl.Len())
+	var b strings.Builder
+	for ; i <= last; i++ {
 		v := tbl.RawGetInt(i)
 		if !LVCanConvToString(v) {
-			L.RaiseError("invalid value (%s) at index %d in table for concat", v.Type().String(), i)
+			L.RaiseError("invalid value (%s) at index %d in table for 'concat'", v.Type().String(), i)
 		}
-		L.Push(v)
-		if i != j {
-			L.Push(sep)
+		b.WriteString(LVAsString(v))
+		if i != last {
+			b.WriteString(sep)
 		}
 	}
-	L.Push(stringConcat(L, L.GetTop()-retbottom, L.reg.Top()-1))
+	L.Push(LString(b.String()))
 	return 1
 }
 

@@ -140,19 +140,13 @@ func isArrayKey(v LNumber) bool {
 	return isInteger(v) && v < LNumber(int((^uint(0))>>1)) && v > LNumber(0) && v < LNumber(MaxArrayIndex)
 }
 
+// parseNumber reads a numeral, in source or in a string used as a number,
+// as Lua 5.1 does: luaO_str2d (scriptgen: upstream used strconv).
 func parseNumber(number string) (LNumber, error) {
-	var value LNumber
-	number = strings.Trim(number, " \t\n")
-	if v, err := strconv.ParseInt(number, 0, LNumberBit); err != nil {
-		if v2, err2 := strconv.ParseFloat(number, LNumberBit); err2 != nil {
-			return LNumber(0), err2
-		} else {
-			value = LNumber(v2)
-		}
-	} else {
-		value = LNumber(v)
+	if f, ok := str2d(number); ok {
+		return LNumber(f), nil
 	}
-	return value, nil
+	return LNumber(0), &strconv.NumError{Func: "str2d", Num: number, Err: strconv.ErrSyntax}
 }
 
 func popenArgs(arg string) (string, []string) {

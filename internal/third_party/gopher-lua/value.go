@@ -111,12 +111,9 @@ func (st LString) Format(f fmt.State, c rune) {
 	}
 }
 
-func (nm LNumber) String() string {
-	if isInteger(nm) {
-		return fmt.Sprint(int64(nm))
-	}
-	return fmt.Sprint(float64(nm))
-}
+// String is lua_number2str: C's "%.14g" (scriptgen: upstream used Go's
+// shortest representation).
+func (nm LNumber) String() string { return FormatNumber(float64(nm), 14) }
 
 func (nm LNumber) Type() LValueType { return LTNumber }
 

@@ -840,10 +840,10 @@ func init() {
 							}
 						}
 					} else {
-						L.RaiseError("__unm undefined")
+						L.RaiseError("cannot perform unm operation between %v and %v", unaryv.Type().String(), unaryv.Type().String()) // scriptgen: the operand's type, as Lua reports it
 					}
 				} else {
-					L.RaiseError("__unm undefined")
+					L.RaiseError("cannot perform unm operation between %v and %v", unaryv.Type().String(), unaryv.Type().String()) // scriptgen: the operand's type, as Lua reports it
 				}
 			}
 			return 0
@@ -1002,7 +1002,7 @@ func init() {
 						}
 					}
 				} else {
-					L.RaiseError("__len undefined")
+					L.RaiseError("__len undefined (%s)", lv.Type().String()) // scriptgen: with its type
 				}
 			}
 			return 0
@@ -1198,7 +1198,7 @@ func init() {
 					ls.reg.Insert(fn, cf.LocalBase)
 				}
 				if cf.Fn == nil {
-					ls.RaiseError("attempt to call a non-function object")
+					ls.RaiseError("attempt to call a non-function object (%s)", fn.Type().String()) // scriptgen: with its type
 				}
 				if ls.stack.IsFull() {
 					ls.RaiseError("stack overflow")
@@ -1331,7 +1331,7 @@ func init() {
 				callable, meta = L.metaCall(lv)
 			}
 			if callable == nil {
-				L.RaiseError("attempt to call a non-function object")
+				L.RaiseError("attempt to call a non-function object (%s)", lv.Type().String()) // scriptgen: with its type
 			}
 			// this section is inlined by go-inline
 			// source function is 'func (ls *LState) closeUpvalues(idx int) ' in '_state.go'
@@ -2265,14 +2265,14 @@ func opArith(L *LState, inst uint32, baseframe *callFrame) int { //OP_ADD, OP_SU
 	return 0
 }
 
+// luaModulo is Lua 5.1's luai_nummod, a - floor(a/b)*b (scriptgen:
+// upstream used math.Mod, which is exact where this rounds, for |a/b|
+// beyond 2^53, and gives a where this gives NaN, for an infinite b). The
+// conversion keeps the product from being fused into the subtraction,
+// which C does not do either.
 func luaModulo(lhs, rhs LNumber) LNumber {
-	flhs := float64(lhs)
-	frhs := float64(rhs)
-	v := math.Mod(flhs, frhs)
-	if frhs > 0 && v < 0 || frhs < 0 && v > 0 {
-		v += frhs
-	}
-	return LNumber(v)
+	a, b := float64(lhs), float64(rhs)
+	return LNumber(a - float64(math.Floor(a/b)*b))
 }
 
 func numberArith(L *LState, opcode int, lhs, rhs LNumber) LNumber {
@@ -2288,9 +2288,7 @@ func numberArith(L *LState, opcode int, lhs, rhs LNumber) LNumber {
 	case OP_MOD:
 		return luaModulo(lhs, rhs)
 	case OP_POW:
-		flhs := float64(lhs)
-		frhs := float64(rhs)
-		return LNumber(math.Pow(flhs, frhs))
+		return LNumber(cPow(float64(lhs), float64(rhs)))
 	}
 	panic("should not reach here")
 }
@@ -2334,6 +2332,8 @@ func objectArith(L *LState, opcode int, lhs, rhs LValue) LValue {
 			return numberArith(L, opcode, LNumber(v1), LNumber(v2))
 		}
 	}
+	// scriptgen: a string that converts is a number by now, so the message
+	// tells which operand Lua blames (the first that is not a number).
 	L.RaiseError("cannot perform %v operation between %v and %v",
 		strings.TrimLeft(event, "_"), lhs.Type().String(), rhs.Type().String())
 
