@@ -25,17 +25,19 @@
 // side by side at the cost of one on a multi-core machine. Within one
 // limiter requests are sequential: each is a full EVALSHA run in the engine
 // (through Engine.EvalSHA, which skips the RESP command line and miniredis's
-// dispatch but nothing of the run), about 7-8 µs for token_bucket on a
+// dispatch but nothing of the run), about 7 µs for token_bucket on a
 // 2-core EPYC. One virtual hour at 1,000 requests/s (3.6 M runs) takes
-// about 29 s with `scriptgen sim` and 31 s in BenchmarkHour (-hour;
+// about 26 s in BenchmarkHour (-hour; 31 s before the change below;
 // BenchmarkRequest projects it from a short run: 36 s before
 // Engine.EvalSHA, the copied globals and the integer fast paths, 26 s
-// after, benchstat over 6 runs each), down from 56 s at first; not the
-// 10 s aimed for, which would leave 2.8 µs a request. What remains is
-// mostly gopher-lua interpreting the script: its instruction loop alone is
-// about 45% (some 200 instructions a request, with a kill check before
-// each, which is how a runaway script is stopped), garbage collection
-// 15-20%, and miniredis serving redis.call most of the rest. Going below that means another interpreter, or a path
-// that skips the engine the scripts are tested on; the figure is kept
+// after, benchstat over 6 runs each), down from 56 s at first; then 24 s
+// (-17.5% against 29.6 s in one benchstat run, p = 0.002) once the VM,
+// copied into internal/third_party/gopher-lua, looked at the kill context
+// every 256 instructions instead of before each. Not the 10 s aimed for,
+// which would leave 2.8 µs a request. What remains is mostly gopher-lua
+// interpreting the script (some 200 instructions a request), garbage
+// collection 15-20%, and miniredis serving redis.call most of the rest.
+// Going below that means another interpreter, or a path that skips the
+// engine the scripts are tested on; the figure is kept
 // honest instead.
 package sim
