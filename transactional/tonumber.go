@@ -2,7 +2,6 @@ package transactional
 
 import (
 	"math"
-	"strconv"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
@@ -37,7 +36,7 @@ func luaToNumber(L *lua.LState) int {
 	case lua.LString:
 		s = string(v)
 	case lua.LNumber:
-		s = strconv.FormatFloat(float64(v), 'g', 14, 64)
+		s = v.String() // lua_tolstring's %.14g
 	default:
 		L.Push(lua.LNil)
 		return 1

@@ -659,14 +659,23 @@ func (a *analyzer) typeOf(st *state, l *local) typ {
 	return tAny
 }
 
-// refine narrows what an identifier holds after something showed it fits.
-func (a *analyzer) refine(e ast.Expr, st *state, sc *scope, to func(typ) typ) {
+// narrowable is the local e names, when what it holds may be narrowed on
+// this path: a live path, and a local no function changes behind it.
+func (a *analyzer) narrowable(e ast.Expr, st *state, sc *scope) *local {
 	id, ok := e.(*ast.IdentExpr)
 	if !ok || st.dead {
-		return
+		return nil
 	}
-	l := sc.lookup(id.Value)
-	if l == nil || a.volatile[l.name] {
+	if l := sc.lookup(id.Value); l != nil && !a.volatile[l.name] {
+		return l
+	}
+	return nil
+}
+
+// refine narrows what an identifier holds after something showed it fits.
+func (a *analyzer) refine(e ast.Expr, st *state, sc *scope, to func(typ) typ) {
+	l := a.narrowable(e, st, sc)
+	if l == nil {
 		return
 	}
 	if t := to(a.typeOf(st, l)); t != 0 {

@@ -277,12 +277,8 @@ func isNumber(e ast.Expr, v float64) bool {
 
 // setNum changes what is known of the local e names, if it is one.
 func (a *analyzer) setNum(e ast.Expr, st *state, sc *scope, to func(num) num) {
-	id, ok := e.(*ast.IdentExpr)
-	if !ok || st.dead {
-		return
-	}
-	l := sc.lookup(id.Value)
-	if l == nil || a.volatile[l.name] {
+	l := a.narrowable(e, st, sc)
+	if l == nil {
 		return
 	}
 	n, ok := st.nums[l]

@@ -16,12 +16,6 @@ import (
 	"strings"
 )
 
-// StrToNumber is luaO_str2d over glibc's strtod: a whole string (to its
-// first NUL, where C stops reading) that is one number between optional
-// blanks: decimal, with an exponent, hexadecimal (integer or C99 float),
-// "inf", "infinity" or "nan".
-func StrToNumber(s string) (float64, bool) { return str2d(s) }
-
 // FormatNumber is C's printf("%.<prec>g", f) as glibc prints it, with
 // "inf", "-inf", and "nan" or "-nan" by the sign of the NaN (0/0 is "-nan"
 // on x86-64). Lua prints numbers with prec 14, Redis its doubles with 17.
@@ -36,51 +30,34 @@ func FormatNumber(f float64, prec int) string {
 	case math.IsInf(f, -1):
 		return "-inf"
 	}
-	if prec < 19 && f == math.Trunc(f) && !(f == 0 && math.Signbit(f)) && math.Abs(f) < pow10[prec] {
+	if prec < 19 && f == math.Trunc(f) && !(f == 0 && math.Signbit(f)) && math.Abs(f) < math.Pow10(prec) {
 		// The common case, an integer of at most prec digits: its digits.
 		return strconv.FormatInt(int64(f), 10)
 	}
-	return formatG(f, prec)
+	return formatG(f, prec, false)
 }
 
-var pow10 = func() (t [19]float64) {
-	t[0] = 1
-	for i := 1; i < len(t); i++ {
-		t[i] = t[i-1] * 10
-	}
-	return t
-}()
-
-// formatG is C's printf("%.<prec>g") of a finite f.
-func formatG(f float64, prec int) string {
+// formatG is C's printf("%.<prec>g") of a finite f, or "%#.<prec>g" when
+// alt: trailing zeros kept and a decimal point always.
+func formatG(f float64, prec int, alt bool) string {
 	if prec == 0 {
 		prec = 1
-	}
-	if f == 0 {
-		if math.Signbit(f) {
-			return "-0"
-		}
-		return "0"
 	}
 	// The exponent is %e's: rounding can carry into the next decade (9.99…→10).
 	es := strconv.FormatFloat(f, 'e', prec-1, 64)
 	mant, e, _ := strings.Cut(es, "e")
 	exp, _ := strconv.Atoi(e)
-	if exp < -4 || exp >= prec {
-		if strings.Contains(mant, ".") {
-			mant = strings.TrimRight(strings.TrimRight(mant, "0"), ".")
-		}
-		digits := strings.TrimLeft(e[1:], "0")
-		for len(digits) < 2 {
-			digits = "0" + digits
-		}
-		return mant + "e" + e[:1] + digits
+	s, suffix := mant, "e"+e // strconv writes at least two exponent digits, as C does
+	if exp >= -4 && exp < prec {
+		s, suffix = strconv.FormatFloat(f, 'f', prec-1-exp, 64), ""
 	}
-	fs := strconv.FormatFloat(f, 'f', prec-1-exp, 64)
-	if strings.Contains(fs, ".") {
-		fs = strings.TrimRight(strings.TrimRight(fs, "0"), ".")
+	switch {
+	case alt && !strings.Contains(s, "."):
+		s += "."
+	case !alt && strings.Contains(s, "."):
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
-	return fs
+	return s + suffix
 }
 
 // The NaNs of glibc's math functions, where they differ from Go's in
@@ -117,22 +94,13 @@ func cLog10(x float64) float64 {
 		return x
 	}
 	r := cLog(x) * (1 / math.Ln10)
-	if k := math.Round(r); k >= -22 && k <= 22 && x == pow10Double(int(k)) {
+	if k := math.Round(r); k >= -22 && k <= 22 && x == math.Pow10(int(k)) {
 		return k
 	}
 	if math.IsNaN(r) {
 		return math.NaN()
 	}
 	return r
-}
-
-// pow10Double is the double nearest 10^k, |k| ≤ 22, as a literal reads.
-func pow10Double(k int) float64 {
-	if k >= 0 {
-		return pow10[0] * math.Pow10(k)
-	}
-	f, _ := strconv.ParseFloat("1e"+strconv.Itoa(k), 64)
-	return f
 }
 
 // cModf is C's modf: ±inf's fractional part is a zero of its sign (Go's
@@ -198,10 +166,6 @@ func intPow(x, y float64) (float64, bool) {
 	return f, true
 }
 
-// StrToUnsigned is tonumber(s, base) for a base other than 10: C's strtoul
-// in that base, then blanks, to the end of s.
-func StrToUnsigned(s string, base int) (float64, bool) { return strtoul(s, base) }
-
 // isCSpace is C's isspace in the C locale.
 func isCSpace(c byte) bool { return c == ' ' || c >= '\t' && c <= '\r' }
 
@@ -223,9 +187,11 @@ func cPrefix(s string) (cs string, start, i int, neg bool) {
 	return s, start, i, neg
 }
 
-// str2d is luaO_str2d over glibc's strtod: a whole string (to its first NUL,
-// where C stops reading) that is one number between optional blanks.
-func str2d(s string) (float64, bool) {
+// StrToNumber is luaO_str2d over glibc's strtod: a whole string (to its
+// first NUL, where C stops reading) that is one number between optional
+// blanks: decimal, with an exponent, hexadecimal (integer or C99 float),
+// "inf", "infinity" or "nan".
+func StrToNumber(s string) (float64, bool) {
 	if f, ok := plainInteger(s); ok {
 		return f, true
 	}
@@ -359,9 +325,10 @@ func isRange(err error) bool {
 	return ok && ne.Err == strconv.ErrRange
 }
 
-// strtoul reads an unsigned integer in base (with C's optional sign and,
-// for base 16, 0x prefix), then blanks, to the end of s.
-func strtoul(s string, base int) (float64, bool) {
+// StrToUnsigned is tonumber(s, base) for a base other than 10: C's strtoul
+// in that base (with its optional sign and, for base 16, 0x prefix), then
+// blanks, to the end of s.
+func StrToUnsigned(s string, base int) (float64, bool) {
 	s, _, i, neg := cPrefix(s)
 	if base == 16 && i+1 < len(s) && s[i] == '0' && (s[i+1] == 'x' || s[i+1] == 'X') {
 		i += 2

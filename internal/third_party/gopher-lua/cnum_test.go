@@ -52,7 +52,7 @@ func TestIntegerFastPaths(t *testing.T) {
 	nums = append(nums, math.Copysign(0, -1), 1699999999999, 0.1)
 	for _, f := range nums {
 		for _, prec := range []int{14, 17} {
-			if fast, slow := FormatNumber(f, prec), formatG(f, prec); fast != slow {
+			if fast, slow := FormatNumber(f, prec), formatG(f, prec, false); fast != slow {
 				t.Errorf("FormatNumber(%v, %d) = %q, %%.%dg %q", f, prec, fast, prec, slow)
 			}
 		}

@@ -1284,13 +1284,16 @@ func constFold(exp ast.Expr) ast.Expr { // {{{
 				v = lvalue - rvalue
 			case "*":
 				v = lvalue * rvalue
-			case "/", "%":
+			case "/":
 				if rvalue == 0 {
 					return expr
 				}
-				if v = lvalue / rvalue; expr.Operator == "%" {
-					v = luaModulo(lvalue, rvalue)
+				v = lvalue / rvalue
+			case "%":
+				if rvalue == 0 {
+					return expr
 				}
+				v = luaModulo(lvalue, rvalue)
 			case "^":
 				v = LNumber(cPow(float64(lvalue), float64(rvalue)))
 			default:

@@ -71,7 +71,7 @@ func mathAtan2(L *LState) int {
 }
 
 func mathCeil(L *LState) int {
-	L.Push(LNumber(cMath1(math.Ceil, float64(L.CheckNumber(1)))))
+	L.Push(LNumber(math.Ceil(float64(L.CheckNumber(1)))))
 	return 1
 }
 
@@ -96,7 +96,7 @@ func mathExp(L *LState) int {
 }
 
 func mathFloor(L *LState) int {
-	L.Push(LNumber(cMath1(math.Floor, float64(L.CheckNumber(1)))))
+	L.Push(LNumber(math.Floor(float64(L.CheckNumber(1)))))
 	return 1
 }
 

@@ -258,7 +258,7 @@ func (sp cSpec) formatFloat(f float64, conv byte) string {
 				body += "."
 			}
 		default:
-			body = sp.formatG(a, prec)
+			body = formatG(a, prec, sp.hash)
 		}
 		if upper {
 			body = strings.ToUpper(body)
@@ -269,30 +269,6 @@ func (sp cSpec) formatFloat(f float64, conv byte) string {
 		body = strings.ToUpper(body)
 	}
 	return sp.pad(body, sp.sign(neg), false)
-}
-
-// formatG is %g of a finite a ≥ 0: %e or %f by the exponent, trailing zeros
-// (and a bare point) dropped unless '#'.
-func (sp cSpec) formatG(a float64, prec int) string {
-	if prec == 0 {
-		prec = 1
-	}
-	if !sp.hash {
-		return formatG(a, prec)
-	}
-	es := strconv.FormatFloat(a, 'e', prec-1, 64)
-	exp, _ := strconv.Atoi(es[strings.IndexByte(es, 'e')+1:])
-	if exp < -4 || exp >= prec {
-		if !strings.Contains(es, ".") {
-			es = strings.Replace(es, "e", ".e", 1)
-		}
-		return es
-	}
-	fs := strconv.FormatFloat(a, 'f', prec-1-exp, 64)
-	if !strings.Contains(fs, ".") {
-		fs += "."
-	}
-	return fs
 }
 
 // addQuoted is Lua 5.1's addquoted: s between double quotes, with `"`, `\`

@@ -143,10 +143,10 @@ func isArrayKey(v LNumber) bool {
 // parseNumber reads a numeral, in source or in a string used as a number,
 // as Lua 5.1 does: luaO_str2d (scriptgen: upstream used strconv).
 func parseNumber(number string) (LNumber, error) {
-	if f, ok := str2d(number); ok {
+	if f, ok := StrToNumber(number); ok {
 		return LNumber(f), nil
 	}
-	return LNumber(0), &strconv.NumError{Func: "str2d", Num: number, Err: strconv.ErrSyntax}
+	return LNumber(0), &strconv.NumError{Func: "StrToNumber", Num: number, Err: strconv.ErrSyntax}
 }
 
 func popenArgs(arg string) (string, []string) {
