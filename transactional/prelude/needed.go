@@ -66,7 +66,7 @@ func analyze(code string) analysis {
 		return analysis{needed: true} // Redis will report it; the runtime changes nothing
 	}
 	a := &analyzer{volatile: map[string]bool{}, assigned: map[string]bool{}, writes: map[*ast.FuncCallExpr]bool{},
-		escapes: map[string]bool{}, plans: map[*ast.FuncCallExpr]*plan{}}
+		escapes: map[string]bool{}, handed: map[string]bool{}, stored: map[string]bool{}, plans: map[*ast.FuncCallExpr]*plan{}}
 	a.scan(chunk, newNames(nil), nil, false)
 	if a.giveUp {
 		return analysis{needed: true, gaveUp: &a.gaveUp}
@@ -76,6 +76,7 @@ func analyze(code string) analysis {
 	a.opened = map[*ast.FuncCallExpr]bool{}
 	a.callNums = map[*ast.FuncCallExpr]num{}
 	a.syms = map[ast.Stmt]string{}
+	a.loopIndex = map[ast.Stmt]*local{}
 	st := newState()
 	a.block(chunk, st, &scope{vars: map[string]*local{}})
 	if a.giveUp {
@@ -164,6 +165,8 @@ type analyzer struct {
 	why      map[*ast.FuncCallExpr]failure // the first thing that refuted each
 	opened   map[*ast.FuncCallExpr]bool    // writes the main chunk's flow ran
 	escapes  map[string]bool               // names whose value is handed on or changed in place
+	handed   map[string]bool               // names whose value is handed on (not only looked at or stored into)
+	stored   map[string]bool               // names of tables a function body stores into
 	setresp  bool                          // the script calls redis.setresp
 	plans    map[*ast.FuncCallExpr]*plan   // writes whose undo the script's own read gives
 	sites    []*ast.FuncCallExpr           // redis.call and redis.pcall, in source order
@@ -171,6 +174,9 @@ type analyzer struct {
 	frame    *frame                    // the local function being followed, if any
 	callNums map[*ast.FuncCallExpr]num // what calls of local functions returned, when numbers
 	syms     map[ast.Stmt]string       // ipairs(KEYS) loops: the name of their element's key
+	// loopIndex: the index local of a generic for, as its last iteration
+	// analyzed made it.
+	loopIndex map[ast.Stmt]*local
 }
 
 // isBuiltin: e names one of the builtins names, not shadowed.
@@ -238,6 +244,9 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 			if attr, ok := l.(*ast.AttrGetExpr); ok {
 				if id, ok := attr.Object.(*ast.IdentExpr); ok {
 					a.escapes[id.Value] = true // t[k] = v changes t
+					if nested {
+						a.stored[id.Value] = true
+					}
 				}
 			}
 			a.scanExpr(l, sc, declared, nested)
@@ -311,6 +320,7 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 	case *ast.IdentExpr:
 		a.scanName(e, sc)
 		a.escapes[e.Value] = true // its value goes where it may be changed
+		a.handed[e.Value] = true
 	case *ast.AttrGetExpr:
 		if isRedis(e.Object, sc) {
 			a.quit(e, "redis."+attrName(keyString(e.Key))+" used as a value: the proof sees only calls")
@@ -350,6 +360,11 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 		} else {
 			a.scanExpr(e.Func, sc, declared, nested)
 		}
+		if !e.AdjustRet && oneResult(e, sc) {
+			// It returns one value, as if in parentheses: the proof can
+			// count the arguments it ends. The AST is the proof's own.
+			e.AdjustRet = true
+		}
 		if id, ok := e.Func.(*ast.IdentExpr); ok && e.Receiver == nil && lookOnly[id.Value] && !sc.has(id.Value) {
 			for _, arg := range e.Args {
 				a.scanOperand(arg, sc, declared, nested)
@@ -360,6 +375,12 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 	case *ast.LogicalOpExpr:
 		a.scanOperand(e.Lhs, sc, declared, nested)
 		a.scanOperand(e.Rhs, sc, declared, nested)
+		// `x and t` is t itself: an alias the escapes above do not see.
+		for _, o := range []ast.Expr{e.Lhs, e.Rhs} {
+			if id, ok := o.(*ast.IdentExpr); ok {
+				a.handed[id.Value] = true
+			}
+		}
 	case *ast.RelationalOpExpr:
 		a.scanOperand(e.Lhs, sc, declared, nested)
 		a.scanOperand(e.Rhs, sc, declared, nested)
@@ -380,6 +401,33 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 		collectDeclared(e.Stmts, own)
 		a.scan(e.Stmts, inner, own, true)
 	}
+}
+
+// oneResult: e calls a library function of Lua 5.1 that returns exactly
+// one value (when it returns), its name not shadowed.
+func oneResult(e *ast.FuncCallExpr, sc *names) bool {
+	if e.Receiver != nil {
+		return false
+	}
+	switch f := e.Func.(type) {
+	case *ast.IdentExpr:
+		return !sc.has(f.Value) && (f.Value == "tostring" || f.Value == "tonumber" || f.Value == "type")
+	case *ast.AttrGetExpr:
+		lib, ok := f.Object.(*ast.IdentExpr)
+		fn, isStr := f.Key.(*ast.StringExpr)
+		if !ok || !isStr || sc.has(lib.Value) {
+			return false
+		}
+		return oneResultFns[lib.Value+"."+fn.Value]
+	}
+	return false
+}
+
+var oneResultFns = map[string]bool{
+	"string.format": true, "string.sub": true, "string.lower": true, "string.upper": true, "string.len": true,
+	"string.rep": true, "string.reverse": true, "string.char": true,
+	"math.floor": true, "math.ceil": true, "math.abs": true, "math.min": true, "math.max": true, "math.sqrt": true,
+	"math.fmod": true, "math.pow": true, "math.exp": true, "math.log": true, "math.log10": true,
 }
 
 // scanName checks that a name is a local or a global a script may read.
@@ -485,6 +533,40 @@ type local struct {
 	fnScope *scope
 	read    *read  // the local holds this read's reply
 	key     string // the local is set to KEYS[n] (keyOf says whether it stays so)
+	// keysIndex: the index of a loop over ipairs(KEYS), 1 … #KEYS.
+	keysIndex bool
+}
+
+// tabFact is what is known of the values a table local holds, for a table
+// only this local names and only the main chunk changes (owned): each value
+// is of type t (0: none yet; nil is never a value), a number within n when
+// a number; filled: t[i] is a value for every i in 1 … #KEYS (a loop over
+// ipairs(KEYS) stored one at its index on every path through its body).
+type tabFact struct {
+	t      typ
+	n      num
+	filled bool
+}
+
+func (f tabFact) join(g tabFact) tabFact {
+	out := tabFact{t: f.t | g.t, filled: f.filled && g.filled}
+	switch {
+	case f.t&tNum == 0:
+		out.n = g.n
+	case g.t&tNum == 0:
+		out.n = f.n
+	default:
+		out.n = f.n.join(g.n)
+	}
+	return out
+}
+
+// add is f after a store of a value of type t, a number within n.
+func (f tabFact) add(t typ, n num) tabFact {
+	g := tabFact{t: t &^ tNil, n: n, filled: true}
+	out := f.join(g)
+	out.filled = f.filled && t&tNil == 0
+	return out
 }
 
 // read is a local set to the reply of HMGET or HGET of KEYS[key], made
@@ -523,8 +605,12 @@ func (s *scope) lookup(name string) *local {
 // that nothing has been seen to possibly fail after (open), and whether the
 // point is reachable at all.
 type state struct {
-	env   map[*local]typ
-	nums  map[*local]num // what is known of a local's value when it is a number (absent: nothing)
+	env  map[*local]typ
+	nums map[*local]num // what is known of a local's value when it is a number (absent: nothing)
+	tabs map[*local]tabFact
+	// fill: the owned table stored a value at the index of this loop over
+	// ipairs(KEYS) in the current iteration, on every path here.
+	fill  map[*local]*local
 	keys  map[string]keyFact
 	open  map[*ast.FuncCallExpr]bool
 	dead  bool
@@ -536,11 +622,12 @@ type state struct {
 }
 
 func newState() *state {
-	return &state{env: map[*local]typ{}, nums: map[*local]num{}, keys: map[string]keyFact{}, open: map[*ast.FuncCallExpr]bool{}}
+	return &state{env: map[*local]typ{}, nums: map[*local]num{}, tabs: map[*local]tabFact{}, fill: map[*local]*local{},
+		keys: map[string]keyFact{}, open: map[*ast.FuncCallExpr]bool{}}
 }
 
 func (s *state) clone() *state {
-	c := &state{env: maps.Clone(s.env), nums: maps.Clone(s.nums), keys: maps.Clone(s.keys),
+	c := &state{env: maps.Clone(s.env), nums: maps.Clone(s.nums), tabs: maps.Clone(s.tabs), fill: maps.Clone(s.fill), keys: maps.Clone(s.keys),
 		open: make(map[*ast.FuncCallExpr]bool, len(s.open)), dead: s.dead, wrote: s.wrote, deleted: s.deleted}
 	for k := range s.open {
 		c.open[k] = true
@@ -557,6 +644,21 @@ func (a *state) join(b *state) {
 		*a = *b.clone()
 		return
 	}
+	// What is known of a number joins with nothing where the local holds
+	// no number on the other path (nil before an `if` sets it).
+	noNum := func(s *state, l *local) bool { t, ok := s.env[l]; return ok && t&tNum == 0 }
+	for k, v := range a.nums {
+		if w, ok := b.nums[k]; ok {
+			a.nums[k] = v.join(w)
+		} else if !noNum(b, k) {
+			delete(a.nums, k)
+		}
+	}
+	for k, w := range b.nums {
+		if _, ok := a.nums[k]; !ok && noNum(a, k) {
+			a.nums[k] = w
+		}
+	}
 	for k, v := range a.env {
 		if w, ok := b.env[k]; ok {
 			a.env[k] = v | w
@@ -564,19 +666,21 @@ func (a *state) join(b *state) {
 			delete(a.env, k)
 		}
 	}
-	for k, v := range a.nums {
-		if w, ok := b.nums[k]; ok {
-			a.nums[k] = v.join(w)
+	for k, v := range a.tabs {
+		if w, ok := b.tabs[k]; ok {
+			a.tabs[k] = v.join(w)
 		} else {
-			delete(a.nums, k)
+			delete(a.tabs, k)
+		}
+	}
+	for k, v := range a.fill {
+		if b.fill[k] != v {
+			delete(a.fill, k)
 		}
 	}
 	for k, v := range a.keys {
 		if w, ok := b.keys[k]; ok {
-			if v.fam != w.fam {
-				v.fam = ""
-			}
-			a.keys[k] = keyFact{fam: v.fam, stable: v.stable && w.stable}
+			a.keys[k] = v.join(w)
 		} else {
 			delete(a.keys, k)
 		}
@@ -702,6 +806,11 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 			sc.vars[n] = l
 			st.env[l] = ts[i]
 			a.setNums(l, ns[i], st)
+			if i < len(s.Exprs) && !st.dead {
+				if t, ok := s.Exprs[i].(*ast.TableExpr); ok && a.owned(n) {
+					st.tabs[l] = a.constructed(t, st, sc)
+				}
+			}
 			if len(s.Names) == 1 && len(s.Exprs) == 1 {
 				l.key = keyRef(s.Exprs[0])
 				if !st.wrote && a.frame == nil {
@@ -725,6 +834,7 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 				if l := sc.lookup(lhs.Value); l != nil && !st.dead {
 					st.env[l] = ts[i]
 					a.setNums(l, ns[i], st)
+					forgetScore(l, st)
 				}
 			case *ast.AttrGetExpr:
 				// t[k] = v raises unless t is a table and k neither nil
@@ -734,6 +844,7 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 				if !obj.within(tTable) || !a.safeKey(lhs.Key, key, st, sc) {
 					a.mayFail(st, lhs, "t[k] = v where t may not be a table, or k nil or NaN")
 				}
+				a.store(lhs, ts[i], ns[i], st, sc)
 			default:
 				a.quit(lhs, "an assignment to something other than a local or a table's field")
 			}
@@ -779,6 +890,113 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 	default:
 		a.quit(s, "a statement the proof does not model")
 	}
+}
+
+// codec: e is cjson's or cmsgpack's encoder or decoder, which call no Lua
+// function.
+func codec(e ast.Expr, sc *scope) bool {
+	attr, ok := e.(*ast.AttrGetExpr)
+	if !ok {
+		return false
+	}
+	lib, ok := attr.Object.(*ast.IdentExpr)
+	fn, isStr := attr.Key.(*ast.StringExpr)
+	if !ok || !isStr || sc.lookup(lib.Value) != nil {
+		return false
+	}
+	switch lib.Value + "." + fn.Value {
+	case "cjson.decode", "cjson.encode", "cmsgpack.pack", "cmsgpack.unpack":
+		return true
+	}
+	return false
+}
+
+// owned: the table a local of this name holds is named by it alone and
+// changed by the main chunk only (t[k] = v), so the flow sees every store.
+func (a *analyzer) owned(name string) bool {
+	return !a.handed[name] && !a.stored[name] && !a.assigned[name] && !a.volatile[name]
+}
+
+// constructed is what a table constructor holds: known for literals and
+// locals (the constructor has been evaluated; nothing is evaluated again).
+func (a *analyzer) constructed(t *ast.TableExpr, st *state, sc *scope) tabFact {
+	f := tabFact{filled: len(t.Fields) == 0}
+	for i, fl := range t.Fields {
+		ty := a.peekType(fl.Value, st, sc)
+		if lit, isStr := fl.Value.(*ast.StringExpr); isStr {
+			ty = tStr
+			if numeral.MatchString(lit.Value) {
+				ty = tNumStr
+			}
+		}
+		if i == len(t.Fields)-1 && multi(fl.Value) {
+			ty = tAny
+		}
+		f = f.add(ty, a.numOf(fl.Value, st, sc))
+	}
+	f.filled = false
+	return f
+}
+
+// tableOf is the owned table local e names with what is known of it, if any.
+func (a *analyzer) tableOf(e ast.Expr, st *state, sc *scope) (*local, tabFact, bool) {
+	id, ok := e.(*ast.IdentExpr)
+	if !ok || st.dead {
+		return nil, tabFact{}, false
+	}
+	l := sc.lookup(id.Value)
+	if l == nil || !a.owned(l.name) {
+		return nil, tabFact{}, false
+	}
+	f, ok := st.tabs[l]
+	return l, f, ok
+}
+
+// keysIndex is the local e names when it is the index of a loop over
+// ipairs(KEYS) that the body does not assign.
+func (a *analyzer) keysIndex(e ast.Expr, sc *scope) *local {
+	id, ok := e.(*ast.IdentExpr)
+	if !ok {
+		return nil
+	}
+	if l := sc.lookup(id.Value); l != nil && l.keysIndex && !a.assigned[l.name] && !a.volatile[l.name] {
+		return l
+	}
+	return nil
+}
+
+// store records t[k] = v (v of type ty, n if a number known) in what is
+// known of t, if t is an owned table.
+func (a *analyzer) store(lhs *ast.AttrGetExpr, ty typ, n *num, st *state, sc *scope) {
+	l, f, ok := a.tableOf(lhs.Object, st, sc)
+	if !ok {
+		return
+	}
+	v := anyNum
+	if n != nil {
+		v = *n
+	}
+	st.tabs[l] = f.add(ty, v)
+	if ty&tNil != 0 {
+		delete(st.fill, l) // t[i] may be nil again
+		return
+	}
+	if k := a.keysIndex(lhs.Key, sc); k != nil {
+		st.fill[l] = k
+	}
+}
+
+// element is the type of t[k], when t is an owned table: one of its
+// values, or nil unless the table is filled and k a KEYS index.
+func (a *analyzer) element(e *ast.AttrGetExpr, st *state, sc *scope) (typ, bool) {
+	_, f, ok := a.tableOf(e.Object, st, sc)
+	if !ok {
+		return 0, false
+	}
+	if f.filled && f.t != 0 && a.keysIndex(e.Key, sc) != nil {
+		return f.t, true
+	}
+	return f.t | tNil, true
 }
 
 // loop analyzes a loop to a fixed point: the state at the top of the
@@ -827,6 +1045,14 @@ func (a *analyzer) loop(s ast.Stmt, st *state, sc *scope) {
 				delete(entry.nums, l)
 			}
 		}
+		stores := map[string]bool{}
+		collectStores(body, stores)
+		for l := range entry.tabs {
+			if stores[l.name] {
+				delete(entry.tabs, l)
+			}
+		}
+		clear(entry.fill)
 		// The body may have written: nothing is known of the keys.
 		entry.keys = map[string]keyFact{}
 		entry.deleted = true
@@ -848,9 +1074,39 @@ func (a *analyzer) loop(s ast.Stmt, st *state, sc *scope) {
 			entry.keys[everyKey] = keyFact{fam: f.fam, stable: !entry.deleted}
 		}
 	}
+	// A loop over ipairs(KEYS) that stored in a table at its index on
+	// every path through its body filled the table.
+	if idx := a.loopIndex[s]; settled && idx != nil && idx.keysIndex && !end.dead {
+		for t, k := range end.fill {
+			if f, ok := entry.tabs[t]; ok && k == idx {
+				f.filled = true
+				entry.tabs[t] = f
+			}
+		}
+	}
 	// After the loop holds what held at the top of its body; the writes
-	// the body opened are open, the loop may have run them last.
+	// the body opened are open, the loop may have run them last. A repeat
+	// loop leaves at the end of its body, after one iteration at least.
+	if _, ok := s.(*ast.RepeatStmt); ok && settled {
+		*st = *end
+		return
+	}
 	*st = *entry
+}
+
+// collectStores adds the names of the tables t[k] = v stores into.
+func collectStores(stmts []ast.Stmt, into map[string]bool) {
+	eachStmt(stmts, func(s ast.Stmt) {
+		if s, ok := s.(*ast.AssignStmt); ok {
+			for _, l := range s.Lhs {
+				if attr, ok := l.(*ast.AttrGetExpr); ok {
+					if id, ok := attr.Object.(*ast.IdentExpr); ok {
+						into[id.Value] = true
+					}
+				}
+			}
+		}
+	})
 }
 
 // iteration runs one iteration of a loop from in and returns the state at
@@ -882,11 +1138,26 @@ func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) 
 			a.mayFail(in, s.Exprs[0], "a for loop other than ipairs over a table")
 		}
 		sym := a.keysLoop(s, sc)
+		var elems *tabFact
+		if call, isCall := s.Exprs[0].(*ast.FuncCallExpr); ok && isCall {
+			if _, f, known := a.tableOf(call.Args[0], in, sc); known && f.t != 0 {
+				elems = &f
+			}
+		}
 		for i, n := range s.Names {
 			l := &local{name: n}
 			inner.vars[n] = l
 			if i == 0 && ok {
 				in.env[l] = tNum
+				l.keysIndex = sym != ""
+				a.loopIndex[s] = l
+			}
+			if i == 1 && elems != nil && !in.dead {
+				// ipairs stops at the first nil.
+				in.env[l] = elems.t
+				if elems.t&tNum != 0 {
+					in.nums[l] = elems.n
+				}
 			}
 			if i == 1 && sym != "" && !in.dead {
 				// A new element each iteration: what is known of it is what
@@ -906,7 +1177,8 @@ func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) 
 }
 
 func sameEnv(a, b *state) bool {
-	if a.dead != b.dead || a.wrote != b.wrote || a.deleted != b.deleted || len(a.env) != len(b.env) || !maps.Equal(a.nums, b.nums) || !maps.Equal(a.keys, b.keys) {
+	if a.dead != b.dead || a.wrote != b.wrote || a.deleted != b.deleted || len(a.env) != len(b.env) || !maps.Equal(a.nums, b.nums) ||
+		!maps.Equal(a.keys, b.keys) || !maps.Equal(a.tabs, b.tabs) || !maps.Equal(a.fill, b.fill) {
 		return false
 	}
 	for k, v := range a.env {
@@ -1114,6 +1386,9 @@ func (a *analyzer) expr(e ast.Expr, st *state, sc *scope) typ {
 			a.mayFail(st, e, "indexing what may not be a table or a string")
 		}
 		a.refine(e.Object, st, sc, func(x typ) typ { return x & (tTable | tText) })
+		if ty, ok := a.element(e, st, sc); ok {
+			return ty
+		}
 		return tAny
 	case *ast.TableExpr:
 		for _, f := range e.Fields {
@@ -1308,6 +1583,11 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 			case "type":
 				return tStr
 			}
+		}
+		if l == nil && id.Value == "pcall" && len(e.Args) > 0 && codec(e.Args[0], sc) {
+			// pcall(cjson.decode, s): the error is caught, and a codec
+			// calls nothing of the script's.
+			return tAny
 		}
 		if l == nil {
 			a.mayFail(st, e, "a call of "+id.Value)

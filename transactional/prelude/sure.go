@@ -145,6 +145,10 @@ func (a *analyzer) numOf(e ast.Expr, st *state, sc *scope) num {
 				return num{lo: 0, hi: y.lo, integral: x.integral && y.integral}
 			}
 		}
+	case *ast.AttrGetExpr:
+		if _, f, ok := a.tableOf(e.Object, st, sc); ok && f.t&tNum != 0 {
+			return f.n
+		}
 	case *ast.FuncCallExpr:
 		if n, ok := a.callNums[e]; ok {
 			return n
@@ -262,6 +266,10 @@ func (a *analyzer) peekType(e ast.Expr, st *state, sc *scope) typ {
 		if l := sc.lookup(e.Value); l != nil {
 			return a.typeOf(st, l)
 		}
+	case *ast.AttrGetExpr:
+		if ty, ok := a.element(e, st, sc); ok {
+			return ty
+		}
 	}
 	return tAny
 }
@@ -325,6 +333,21 @@ func (a *analyzer) setNums(l *local, n *num, st *state) {
 type keyFact struct {
 	fam    string
 	stable bool
+	// holds: the key is a sorted set holding a member whose score is the
+	// value of this local (a plain ZADD of it succeeded since, and nothing
+	// that may have removed or moved it ran), so a removal of scores below
+	// that value leaves it existing.
+	holds *local
+}
+
+func (f keyFact) join(g keyFact) keyFact {
+	if f.fam != g.fam {
+		f.fam = ""
+	}
+	if f.holds != g.holds {
+		f.holds = nil
+	}
+	return keyFact{fam: f.fam, stable: f.stable && g.stable, holds: f.holds}
 }
 
 // keyOf is "KEYS[n]" for an expression that is KEYS[n] or a local set
@@ -352,7 +375,7 @@ func (a *analyzer) keysLoop(s *ast.GenericForStmt, sc *scope) string {
 		return sym
 	}
 	sym := ""
-	if call, ok := s.Exprs[0].(*ast.FuncCallExpr); ok && len(s.Exprs) == 1 && len(call.Args) == 1 && len(s.Names) >= 2 {
+	if call, ok := s.Exprs[0].(*ast.FuncCallExpr); ok && len(s.Exprs) == 1 && len(call.Args) == 1 {
 		fn, isFn := call.Func.(*ast.IdentExpr)
 		arg, isArg := call.Args[0].(*ast.IdentExpr)
 		if isFn && isArg && fn.Value == "ipairs" && arg.Value == "KEYS" && sc.lookup("ipairs") == nil && sc.lookup("KEYS") == nil &&
@@ -599,9 +622,15 @@ func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *s
 		if cmd == "PEXPIRE" && (len(e.Args) != 3 || !a.fits(e.Args[2], args[2], kMillis, st, sc)) {
 			mayDelete = true
 		}
+		old := st.keys[key]
+		below := a.sweepsBelow(e, old.holds, st, sc)
+		if below {
+			mayDelete = false // what old.holds scores stays
+		}
 		if mayDelete {
 			st.deleted = true
 		}
+		added := a.zaddScore(e, st, sc)
 		// Another KEYS[n] may name the same key.
 		for k, f := range st.keys {
 			if k == key {
@@ -611,21 +640,104 @@ func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *s
 				f.fam = "" // it may now hold c's type
 			}
 			f.stable = f.stable && !mayDelete
+			if !keepsScore(cmd, f.holds, added, below && f.holds == old.holds) {
+				f.holds = nil
+			}
 			st.keys[k] = f
 		}
 		if !raise {
 			delete(st.keys, key)
 			return
 		}
-		old := st.keys[key]
-		st.keys[key] = keyFact{fam: famAfter(c, old), stable: !mayDelete}
+		holds := old.holds
+		switch {
+		case added != nil:
+			holds = added
+		case !keepsScore(cmd, holds, nil, below):
+			holds = nil
+		}
+		st.keys[key] = keyFact{fam: famAfter(c, old), stable: !mayDelete, holds: holds}
 		return
 	}
 	if !raise || !known || key == "" {
 		return
 	}
 	old := st.keys[key]
-	st.keys[key] = keyFact{fam: famAfter(c, old), stable: true}
+	st.keys[key] = keyFact{fam: famAfter(c, old), stable: true, holds: old.holds}
+}
+
+// zaddScore is the local whose value every score of e is, when e is a
+// ZADD that sets the score of every member it names (no option but CH),
+// the value a number that is not NaN; else nil.
+func (a *analyzer) zaddScore(e *ast.FuncCallExpr, st *state, sc *scope) *local {
+	if literalCommand(e) != "ZADD" || len(e.Args) < 4 || lastMulti(e.Args) {
+		return nil
+	}
+	i := 2
+	if lit, ok := e.Args[i].(*ast.StringExpr); ok && strings.EqualFold(lit.Value, "CH") {
+		i++
+	}
+	pairs := e.Args[i:]
+	if len(pairs) == 0 || len(pairs)%2 != 0 {
+		return nil
+	}
+	var score *local
+	for j := 0; j < len(pairs); j += 2 {
+		l := a.narrowable(pairs[j], st, sc)
+		if l == nil || score != nil && l != score || a.typeOf(st, l) != tNum || a.numOf(pairs[j], st, sc).nan {
+			return nil
+		}
+		score = l
+	}
+	return score
+}
+
+// keepsScore: after cmd, a key that held a member scored by held (nil:
+// nothing known) still does. A ZADD whose scores are all added keeps it
+// (a member it moves gets that same score); reads, PEXPIRE and SET of
+// other types cannot run on it without failing or are no removal; below:
+// cmd removed scores below held's value only.
+func keepsScore(cmd string, held, added *local, below bool) bool {
+	switch {
+	case held == nil:
+		return true
+	case cmd == "ZADD":
+		return added == held
+	case cmd == "PEXPIRE", cmd == "HSET", cmd == "HMSET":
+		// A positive TTL (mayDelete said so), or a write that fails on a
+		// sorted set.
+		return true
+	}
+	return below
+}
+
+// sweepsBelow: e is ZREMRANGEBYSCORE key min (L - d), with held naming L, a
+// local whose value is a number in [0, 2^53], and d a number of at least
+// 1: it removes scores below L only, so a member scored L stays. In
+// doubles too: subtraction rounds monotonically, so L - d <= L - 1 as
+// computed, and L - 1 rounds below L there (it is exact from 2^52 up,
+// within 2^-2 of L - 1 below). redis.call writes the bound with %.17g,
+// which Redis reads back to the same double.
+func (a *analyzer) sweepsBelow(e *ast.FuncCallExpr, held *local, st *state, sc *scope) bool {
+	if held == nil || literalCommand(e) != "ZREMRANGEBYSCORE" || len(e.Args) != 4 {
+		return false
+	}
+	sub, ok := e.Args[3].(*ast.ArithmeticOpExpr)
+	if !ok || sub.Operator != "-" || a.narrowable(sub.Lhs, st, sc) != held || a.typeOf(st, held) != tNum {
+		return false
+	}
+	l, d := a.numOf(sub.Lhs, st, sc), a.numOf(sub.Rhs, st, sc)
+	return !l.nan && l.lo >= 0 && l.hi <= safeInt && !d.nan && d.lo >= 1 && a.peekType(sub.Rhs, st, sc).within(tNum)
+}
+
+// forgetScore drops what keys hold scored by l, now that l changed.
+func forgetScore(l *local, st *state) {
+	for k, f := range st.keys {
+		if f.holds == l {
+			f.holds = nil
+			st.keys[k] = f
+		}
+	}
 }
 
 // famAfter is the type a key holds, if any, after c succeeded on it.

@@ -164,6 +164,61 @@ func TestSureMigratingSlot(t *testing.T) {
 	}
 }
 
+// TestSureMigratingSlotLog: log, which Needed clears, sweeps a log only
+// below the entry it has just added, so it never empties a key it touches
+// again: with one key under two names, holding stale entries only (a sweep
+// first would delete it), it runs whole while the slot migrates.
+func TestSureMigratingSlotLog(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "lua", "ratelimit", "log.lua"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logSrc := string(src)
+	if Needed(logSrc) {
+		t.Fatal("log needs the runtime")
+	}
+	cl := clustertest.Start(t)
+	ctx := context.Background()
+	key := "{mig}log"
+	owner, err := cl.Client(t).MasterForKey(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot := redisKeySlot(t, ctx, owner, key)
+	var target string
+	nodes, err := owner.ClusterNodes(ctx).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(nodes, "\n") {
+		f := strings.Fields(line)
+		if len(f) > 2 && strings.Contains(f[2], "master") && !strings.Contains(f[2], "myself") {
+			target = f[0]
+			break
+		}
+	}
+	if target == "" {
+		t.Fatalf("no other primary in\n%s", nodes)
+	}
+	const now = 1700000000000
+	owner.ZAdd(ctx, key, redis.Z{Score: now - 5000, Member: "old"})
+	if err := owner.Do(ctx, "CLUSTER", "SETSLOT", slot, "MIGRATING", target).Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { owner.Do(ctx, "CLUSTER", "SETSLOT", slot, "STABLE") })
+	got, err := owner.Eval(ctx, logSrc, []string{key, key}, "[[1000, 5], [1000, 5]]", 1, now).Result()
+	if err != nil {
+		t.Fatalf("log during the migration: %v", err)
+	}
+	if fmt.Sprint(got) != "[1 4 -1 1000]" {
+		t.Errorf("log: %v, want [1 4 -1 1000]", got)
+	}
+	members, err := owner.ZRange(ctx, key, 0, -1).Result()
+	if err != nil || fmt.Sprint(members) != fmt.Sprintf("[%d:1 %d:2]", now, now) {
+		t.Errorf("the log holds %v (%v), want the two new entries only", members, err)
+	}
+}
+
 func redisKeySlot(t *testing.T, ctx context.Context, c *redis.Client, key string) int64 {
 	t.Helper()
 	slot, err := c.ClusterKeySlot(ctx, key).Result()
