@@ -12,7 +12,7 @@ var logScript = &script{
 	fn:   "ratelimit_log",
 	name: "log",
 	ro:   false,
-	sha:  "6651dc80700bcf6ccc81b655c6c399f92a40174d",
+	sha:  "af4033f472a8cb842e2c207242879a8b18134355",
 	src: `--! name: log
 --! doc: Sliding log (seed 003, fixed): every admitted request is a sorted-set
 --! doc: entry scored by its time, and a request passes when each key has fewer
@@ -37,8 +37,14 @@ var logScript = &script{
 -- is taken as that entry's time, so that n stays unique and windows do not
 -- slide backwards. Memory is one entry per admitted unit, about 60 bytes each:
 -- pick window or token_bucket for large limits.
+--
+-- Everything is read before anything is written: entries that left the window
+-- are not counted (ZCOUNT from just past it) rather than removed first, and are
+-- swept after the new entries are added, below their score, so a sweep never
+-- empties a log. A refused request writes nothing at all, and a run that fails
+-- has written nothing, so the script is all-or-nothing as it stands
+-- (transactional bundles ship it unwrapped).
 local MAX = 9007199254740991
-local BATCH = 500 -- score-member pairs per ZADD, well within Lua's stack
 
 local function int(v, min)
   local n = tonumber(v)
@@ -54,57 +60,63 @@ local ok, limits = pcall(cjson.decode, ARGV[1] or '')
 if not ok or type(limits) ~= 'table' or #limits ~= #KEYS then
   return redis.error_reply('ERR limits must be a JSON array with one [window_ms, limit] per key')
 end
-for i, l in ipairs(limits) do
-  if type(l) ~= 'table' or #l ~= 2 or not int(l[1], 1) or not int(l[2], 1) then
+-- One window and one limit per key, in KEYS order.
+local windows, caps = {}, {}
+for i in ipairs(KEYS) do
+  local l, window, limit = limits[i]
+  if type(l) == 'table' and #l == 2 then
+    window, limit = int(l[1], 1), int(l[2], 1)
+  end
+  if not (window and limit) then
     return redis.error_reply('ERR limits[' .. i .. '] must be [window_ms, limit], both positive integers')
   end
+  windows[i], caps[i] = window, limit
 end
 local cost = int(ARGV[2] or '1', 0)
 if not cost then
   return redis.error_reply('ERR cost must be a non-negative integer')
 end
-local now
-if ARGV[3] == nil or ARGV[3] == '' then
+local now = ARGV[3]
+if now == nil or now == '' then
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-else
-  now = int(ARGV[3], 0)
-  if not now then
-    return redis.error_reply('ERR now_ms must be a non-negative integer')
-  end
+  now = t[1] * 1000 + math.floor(t[2] / 1000)
+end
+now = int(now, 0)
+if not now then
+  return redis.error_reply('ERR now_ms must be a non-negative integer')
 end
 
 local newest = {}
 for i, key in ipairs(KEYS) do
-  local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
-  newest[i] = tonumber(last[2])
-  if newest[i] and newest[i] > now then
-    now = newest[i]
+  local top = tonumber(redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2])
+  newest[i] = top
+  if top and top > now then
+    now = math.min(top, MAX)
   end
 end
 
--- First pass: trim, count, decide. Nothing is added unless every key admits.
-local counts, allowed, never, retry, remaining, reset = {}, true, false, 0, MAX, 0
+-- Count and decide. remaining: what a refusal leaves; left: what an admission does.
+local allowed, never, retry, remaining, left, reset, longest = true, false, 0, MAX, MAX, 0, 0
 for i, key in ipairs(KEYS) do
-  local window, limit = limits[i][1], limits[i][2]
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
-  local n = redis.call('ZCARD', key)
-  counts[i] = n
+  local window, limit = windows[i], caps[i]
+  local since = string.format('(%d', now - window)
+  local n = redis.call('ZCOUNT', key, since, '+inf')
   if n + cost > limit then
     allowed = false
     if cost > limit then
       never = true
     else
       -- The entry whose expiry leaves room for cost more.
-      local rank = n + cost - limit - 1
-      local e = redis.call('ZRANGE', key, rank, rank, 'WITHSCORES')
+      local e = redis.call('ZRANGEBYSCORE', key, since, '+inf', 'WITHSCORES', 'LIMIT', n + cost - limit - 1, 1)
       retry = math.max(retry, tonumber(e[2]) + window - now)
     end
   end
   remaining = math.min(remaining, math.max(0, limit - n))
+  left = math.min(left, limit - n - cost)
   if n > 0 and newest[i] then
     reset = math.max(reset, newest[i] + window - now)
   end
+  longest = math.max(longest, window)
 end
 
 if not allowed then
@@ -117,26 +129,19 @@ if cost == 0 then
   return {1, remaining, -1, reset}
 end
 
--- Second pass: charge every key.
-remaining = MAX
+-- Charge every key, then sweep what left its window.
 for i, key in ipairs(KEYS) do
-  local window, limit = limits[i][1], limits[i][2]
+  local window = windows[i]
   local seq = redis.call('ZCOUNT', key, now, now)
-  local added = 0
-  while added < cost do
-    local args = {}
-    for j = added + 1, math.min(cost, added + BATCH) do
-      args[#args + 1] = now
-      args[#args + 1] = string.format('%d:%d', now, seq + j)
-    end
-    redis.call('ZADD', key, unpack(args))
-    added = added + #args / 2
-  end
+  local last = seq + cost
+  repeat
+    seq = seq + 1
+    redis.call('ZADD', key, now, string.format('%d:%d', now, seq))
+  until seq >= last
   redis.call('PEXPIRE', key, window)
-  remaining = math.min(remaining, limit - counts[i] - cost)
-  reset = math.max(reset, window)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
 end
-return {1, remaining, -1, reset}
+return {1, left, -1, math.max(reset, longest)}
 `,
 }
 
