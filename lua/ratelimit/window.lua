@@ -12,14 +12,14 @@
 --! arg: now_ms int?       omitted: the server's TIME
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --
--- The hash holds, per limit, "<d>:<p>:" the window's count, "<d>:<p>:o" the
--- oldest sub-bucket still counted and "<d>:<p>:<n>" the count of sub-bucket n
--- (time / p), as in the seed; and "t", the time of the last admitted request.
+-- The hash holds, per limit, "r<d>:<p>:" the window's count, "r<d>:<p>:o"
+-- the oldest sub-bucket still counted, and a ring of sub-buckets:
+-- "r<d>:<p>:<s>" is "<n>:<count>" for sub-bucket n (time / p) in slot
+-- s = n mod ceil(d / p); and "t", the time of the last admitted request.
 --
--- Two passes, as the seed teaches: the first drops expired sub-buckets and
--- checks every limit of every identifier; only when all pass does the second
--- charge them, so refused requests are never counted. Where the seed goes
--- wrong, this differs:
+-- Two passes, as the seed teaches: the first reads every limit of every
+-- identifier and decides; only when all pass does the second charge them, so
+-- refused requests are never counted. Where the seed goes wrong, this differs:
 -- - it compares the oldest sub-bucket's number with the time ("don't write in
 --   the past") and refuses every request once they drift apart; here a clock
 --   behind "t" is taken as "t", so sub-buckets are never written behind the
@@ -31,10 +31,18 @@
 -- A request counts until its sub-bucket leaves the window: for between
 -- duration - precision and duration, the seed's trade of accuracy for memory;
 -- a duration that is not a multiple of its precision is rounded up to whole
--- sub-buckets. Memory per identifier: three fields per limit plus one per
--- sub-bucket with admitted requests, at most ceil(duration / precision).
+-- sub-buckets.
+--
+-- Sub-buckets that left the window are taken off the count when the mark
+-- passes them (a slot still holding that sub-bucket's number), and their slot
+-- is written over when the ring comes round, never deleted: memory per
+-- identifier is three fields per limit plus at most ceil(duration /
+-- precision) slots. Nothing is written before everything is read, a refusal
+-- writes nothing, and what is written cannot fail (HSETs and a PEXPIRE on
+-- hashes the reads found), so a run that fails has written nothing: the script
+-- is all-or-nothing as it stands (transactional bundles ship it unwrapped).
 local MAX = 9007199254740991
-local HMGET_MAX = 64 -- sub-buckets read by name; beyond, one HGETALL
+local HMGET_MAX = 64 -- slots read by name; beyond, one HGETALL
 
 local function int(v, min)
   local n = tonumber(v)
@@ -50,7 +58,7 @@ local ok, spec = pcall(cjson.decode, ARGV[1] or '')
 if not ok or type(spec) ~= 'table' or #spec == 0 then
   return redis.error_reply('ERR limits must be a JSON array of [duration_ms, limit, precision_ms?]')
 end
-local limits = {}
+local parsed = {}
 for i, l in ipairs(spec) do
   local d, n, p
   if type(l) == 'table' and (#l == 2 or #l == 3) then
@@ -59,49 +67,61 @@ for i, l in ipairs(spec) do
   if not (d and n and p) then
     return redis.error_reply('ERR limits[' .. i .. '] must be [duration_ms, limit, precision_ms?], all positive integers')
   end
-  p = math.min(p, d)
-  limits[i] = {duration = d, limit = n, precision = p, blocks = math.ceil(d / p), prefix = d .. ':' .. p .. ':', cur = {}}
+  parsed[i] = {d, n, math.min(p, d)}
 end
 local cost = int(ARGV[2] or '1', 0)
 if not cost then
   return redis.error_reply('ERR cost must be a non-negative integer')
 end
-local now
-if ARGV[3] == nil or ARGV[3] == '' then
+local now = ARGV[3]
+if now == nil or now == '' then
   local t = redis.call('TIME')
-  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-else
-  now = int(ARGV[3], 0)
-  if not now then
-    return redis.error_reply('ERR now_ms must be a non-negative integer')
-  end
+  now = t[1] * 1000 + math.floor(t[2] / 1000)
+end
+now = int(now, 0)
+if not now then
+  return redis.error_reply('ERR now_ms must be a non-negative integer')
 end
 
 local last = {}
 for j, key in ipairs(KEYS) do
-  last[j] = tonumber(redis.call('HGET', key, 't'))
-  if last[j] and last[j] > now then
-    now = last[j]
+  local t = tonumber(redis.call('HGET', key, 't'))
+  last[j] = t
+  if t and t > now then
+    now = math.min(t, MAX)
   end
 end
 
--- The sub-buckets of one limit numbered from..to that hold counts, oldest first.
+local limits = {}
+for i, l in ipairs(parsed) do
+  local d, n, p = l[1], l[2], l[3]
+  local blocks, block = math.ceil(d / p), math.floor(now / p)
+  limits[i] = {limit = n, precision = p, blocks = blocks, block = block, trim = block - blocks + 1, prefix = 'r' .. d .. ':' .. p .. ':'}
+end
+
+-- The sub-buckets numbered from..to of one limit (prefix, blocks) that hold
+-- counts in identifier j's ring, as {number, count}, oldest first.
 local everything = {}
-local function buckets(j, l, from, to)
+local function buckets(j, prefix, blocks, from, to)
   local out = {}
   if to < from then
     return out
   end
+  local function add(v, lo, hi)
+    local b, n = string.match(v or '', '^(%d+):(%d+)$')
+    b, n = tonumber(b), tonumber(n)
+    if b and b >= lo and b <= hi then
+      out[#out + 1] = {b, n}
+    end
+  end
   if to - from < HMGET_MAX then
     local names = {}
     for b = from, to do
-      names[#names + 1] = l.prefix .. b
+      names[#names + 1] = prefix .. (b % blocks)
     end
     local vals = redis.call('HMGET', KEYS[j], unpack(names))
     for i = 1, #names do
-      if vals[i] then
-        out[#out + 1] = {from + i - 1, tonumber(vals[i])}
-      end
+      add(vals[i], from + i - 1, from + i - 1)
     end
     return out
   end
@@ -109,41 +129,31 @@ local function buckets(j, l, from, to)
   local all = everything[j]
   for i = 1, #all, 2 do
     local f = all[i]
-    if f:sub(1, #l.prefix) == l.prefix then
-      local b = tonumber(f:sub(#l.prefix + 1))
-      if b and b >= from and b <= to then
-        out[#out + 1] = {b, tonumber(all[i + 1])}
-      end
+    if string.sub(f, 1, #prefix) == prefix and tonumber(string.sub(f, #prefix + 1)) then
+      add(all[i + 1], from, to)
     end
   end
   table.sort(out, function(x, y) return x[1] < y[1] end)
   return out
 end
 
--- First pass: clean up and check.
-local allowed, never, retry, remaining, reset = true, false, 0, MAX, 0
+-- First pass: read and check everything; what to write goes to charges.
+local allowed, never, retry, remaining, left, reset, horizon = true, false, 0, MAX, MAX, 0, 0
+local charges = {}
 for _, l in ipairs(limits) do
-  l.block = math.floor(now / l.precision)
-  l.trim = l.block - l.blocks + 1
+  horizon = math.max(horizon, (l.block + l.blocks) * l.precision - now)
+  local slot = l.prefix .. (l.block % l.blocks)
   for j, key in ipairs(KEYS) do
-    local state = redis.call('HMGET', key, l.prefix .. 'o', l.prefix)
-    local oldest = tonumber(state[1]) or l.trim
-    local cur = tonumber(state[2]) or 0
+    local state = redis.call('HMGET', key, l.prefix, l.prefix .. 'o', slot)
+    local cur = tonumber(state[1]) or 0
+    local oldest = tonumber(state[2]) or l.trim
     if oldest < l.trim then
       -- Sub-buckets only exist from the mark to one window past it.
-      local stale = buckets(j, l, oldest, math.min(l.trim, oldest + l.blocks) - 1)
-      if #stale > 0 then
-        local names, sum = {}, 0
-        for i, b in ipairs(stale) do
-          names[i] = l.prefix .. b[1]
-          sum = sum + b[2]
-        end
-        redis.call('HDEL', key, unpack(names))
-        cur = redis.call('HINCRBY', key, l.prefix, -sum)
+      for _, b in ipairs(buckets(j, l.prefix, l.blocks, oldest, math.min(l.trim, oldest + l.blocks) - 1)) do
+        cur = cur - b[2]
       end
-      redis.call('HSET', key, l.prefix .. 'o', l.trim)
-      everything[j] = nil
     end
+    local here = buckets(j, l.prefix, l.blocks, l.block, l.block)[1]
     if cur + cost > l.limit then
       allowed = false
       if cost > l.limit then
@@ -151,7 +161,7 @@ for _, l in ipairs(limits) do
       else
         -- Wait until enough of the oldest sub-buckets leave the window.
         local freed = 0
-        for _, b in ipairs(buckets(j, l, l.trim, l.block)) do
+        for _, b in ipairs(buckets(j, l.prefix, l.blocks, l.trim, l.block)) do
           freed = freed + b[2]
           if cur - freed + cost <= l.limit then
             retry = math.max(retry, (b[1] + l.blocks) * l.precision - now)
@@ -161,10 +171,12 @@ for _, l in ipairs(limits) do
       end
     end
     remaining = math.min(remaining, math.max(0, l.limit - cur))
-    l.cur[j] = cur
+    left = math.min(left, l.limit - cur - cost)
     if cur > 0 and last[j] then
       reset = math.max(reset, (math.floor(last[j] / l.precision) + l.blocks) * l.precision - now)
     end
+    charges[#charges + 1] = {id = j, count = l.prefix, total = cur + cost, mark = l.prefix .. 'o', trim = l.trim,
+      slot = slot, value = string.format('%d:%d', l.block, (here and here[2] or 0) + cost)}
   end
 end
 
@@ -179,19 +191,14 @@ if cost == 0 then
 end
 
 -- Second pass: charge every limit of every identifier.
-remaining, reset = MAX, 0
-for _, l in ipairs(limits) do
-  reset = math.max(reset, (l.block + l.blocks) * l.precision - now)
-  remaining = math.min(remaining, l.limit)
-  for j, key in ipairs(KEYS) do
-    redis.call('HINCRBY', key, l.prefix, cost)
-    redis.call('HINCRBY', key, l.prefix .. l.block, cost)
-    redis.call('HSET', key, l.prefix .. 'o', l.trim)
-    remaining = math.min(remaining, l.limit - l.cur[j] - cost)
+local ttl = math.min(math.max(1, math.ceil(horizon)), MAX) -- an integer PEXPIRE takes
+for j, key in ipairs(KEYS) do
+  for _, c in ipairs(charges) do
+    if c.id == j then
+      redis.call('HSET', key, c.count, c.total, c.mark, c.trim, c.slot, c.value)
+    end
   end
-end
-for _, key in ipairs(KEYS) do
   redis.call('HSET', key, 't', now)
-  redis.call('PEXPIRE', key, reset)
+  redis.call('PEXPIRE', key, ttl)
 end
-return {1, remaining, -1, reset}
+return {1, left, -1, horizon}

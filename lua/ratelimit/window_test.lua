@@ -35,7 +35,7 @@ function test_several_limits_at_once()
   t.eq(call(l, 1, T + 500), {0, 0, 500, 9500}, 'the per-second limit')
   t.eq(call(l, 1, T + 1000), {1, 0, -1, 10000})
   t.eq(call(l, 1, T + 2000), {0, 0, 8000, 9000}, 'the ten-second limit: the two at T leave at T+10000')
-  t.eq(redis.call('HGET', user, '1000:1000:'), '0', 'the refused request charged no limit')
+  t.eq(redis.call('HGET', user, 'r1000:1000:'), '1', 'the refused request charged no limit (a refusal writes nothing)')
 end
 
 function test_only_admitted_requests_count()
@@ -63,7 +63,7 @@ end
 function test_cost_zero_looks()
   call('[[1000,10]]', 4, T)
   t.eq(call('[[1000,10]]', 0, T + 200), {1, 6, -1, 800})
-  t.eq(redis.call('HGET', user, '1000:1000:'), '4')
+  t.eq(redis.call('HGET', user, 'r1000:1000:'), '4')
 end
 
 function test_identifiers_are_charged_together()
@@ -72,13 +72,13 @@ function test_identifiers_are_charged_together()
   t.eq(call(l, 1, T, {'rl:{acct7}:user2', ip}), {1, 0, -1, 1000})
   -- The IP is full: the user is refused and not charged.
   t.eq(call(l, 1, T, {user, ip}), {0, 0, 1000, 1000})
-  t.eq(redis.call('HGET', user, '1000:1000:'), '1')
-  t.eq(redis.call('HGET', ip, '1000:1000:'), '2')
+  t.eq(redis.call('HGET', user, 'r1000:1000:'), '1')
+  t.eq(redis.call('HGET', ip, 'r1000:1000:'), '2')
 end
 
 function test_precision_above_duration_is_a_fixed_window()
   t.eq(call('[[1000,1,5000]]', 1, T + 300), {1, 0, -1, 700})
-  t.eq(redis.call('HEXISTS', user, '1000:1000:'), 1)
+  t.eq(redis.call('HEXISTS', user, 'r1000:1000:'), 1)
 end
 
 function test_precision_not_dividing_duration_rounds_up()
@@ -95,8 +95,12 @@ function test_fine_precision_after_a_long_idle_spell()
   for i = 0, 99 do call(l, 1, T + i) end
   t.eq(redis.call('HLEN', user), 100 + 2 + 1, 'sub-buckets, count, mark, t')
   t.eq(call(l, 1, T + 5000), {1, 199, -1, 1000})
-  t.eq(redis.call('HLEN', user), 1 + 2 + 1, 'every stale sub-bucket dropped')
-  t.eq(redis.call('HGET', user, '1000:1:'), '1')
+  t.eq(redis.call('HGET', user, 'r1000:1:'), '1', 'every stale sub-bucket taken off the count')
+  t.eq(redis.call('HGET', user, 'r1000:1:0'), (T + 5000) .. ':1', 'slot 0 written over')
+  t.eq(redis.call('HLEN', user), 100 + 2 + 1, 'stale slots stay until the ring comes round')
+  for i = 1, 1200 do t.eq(call('[[1000,100000,1]]', 1, T + i, {ip})[1], 1) end
+  t.eq(redis.call('HLEN', ip), 1000 + 2 + 1, 'never more slots than the window has sub-buckets')
+  t.eq(redis.call('HGET', ip, 'r1000:1:'), '1000', 'the 200 oldest taken off')
 end
 
 function test_sub_buckets_roll_off_one_by_one()
@@ -104,7 +108,9 @@ function test_sub_buckets_roll_off_one_by_one()
   for i = 0, 9 do call(l, 1, T + i * 10) end
   -- At T+1050 the window holds sub-buckets from T+60 on: six left.
   t.eq(call(l, 0, T + 1050), {1, 96, -1, 40})
-  t.eq(redis.call('HGET', user, '1000:10:'), '4')
+  t.eq(redis.call('HGET', user, 'r1000:10:'), '10', 'a look writes nothing')
+  t.eq(call(l, 1, T + 1050), {1, 95, -1, 1000})
+  t.eq(redis.call('HGET', user, 'r1000:10:'), '5', 'the charge took the four that left off')
 end
 
 function test_idle_identifiers_expire()
@@ -118,7 +124,7 @@ function test_clock_going_backwards_counts_at_the_last_time()
   call('[[1000,5]]', 1, T + 5100)
   t.eq(call('[[1000,5]]', 1, T), {1, 3, -1, 900})
   t.eq(redis.call('HGET', user, 't'), tostring(T + 5100))
-  t.eq(redis.call('HGET', user, '1000:1000:' .. ((T + 5000) / 1000)), '2')
+  t.eq(redis.call('HGET', user, 'r1000:1000:0'), ((T + 5000) / 1000) .. ':2')
 end
 
 function test_bad_arguments_are_errors_and_write_nothing()

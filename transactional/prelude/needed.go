@@ -66,7 +66,8 @@ func analyze(code string) analysis {
 		return analysis{needed: true} // Redis will report it; the runtime changes nothing
 	}
 	a := &analyzer{volatile: map[string]bool{}, assigned: map[string]bool{}, writes: map[*ast.FuncCallExpr]bool{},
-		escapes: map[string]bool{}, handed: map[string]bool{}, stored: map[string]bool{}, plans: map[*ast.FuncCallExpr]*plan{}}
+		escapes: map[string]bool{}, handed: map[string]bool{}, stored: map[string]bool{}, indexed: map[string]bool{},
+		ctors: map[*ast.TableExpr][]typ{}, loopElems: map[string][]string{}, plans: map[*ast.FuncCallExpr]*plan{}}
 	a.scan(chunk, newNames(nil), nil, false)
 	if a.giveUp {
 		return analysis{needed: true, gaveUp: &a.gaveUp}
@@ -156,24 +157,27 @@ func (n *names) has(name string) bool {
 }
 
 type analyzer struct {
-	giveUp   bool
-	gaveUp   failure         // why
-	volatile map[string]bool // assigned inside a function that does not declare them
-	assigned map[string]bool // assigned by some assignment statement
-	writes   map[*ast.FuncCallExpr]bool
-	refuted  map[*ast.FuncCallExpr]bool    // writes something may fail after
-	why      map[*ast.FuncCallExpr]failure // the first thing that refuted each
-	opened   map[*ast.FuncCallExpr]bool    // writes the main chunk's flow ran
-	escapes  map[string]bool               // names whose value is handed on or changed in place
-	handed   map[string]bool               // names whose value is handed on (not only looked at or stored into)
-	stored   map[string]bool               // names of tables a function body stores into
-	setresp  bool                          // the script calls redis.setresp
-	plans    map[*ast.FuncCallExpr]*plan   // writes whose undo the script's own read gives
-	sites    []*ast.FuncCallExpr           // redis.call and redis.pcall, in source order
-	depth    int
-	frame    *frame                    // the local function being followed, if any
-	callNums map[*ast.FuncCallExpr]num // what calls of local functions returned, when numbers
-	syms     map[ast.Stmt]string       // ipairs(KEYS) loops: the name of their element's key
+	giveUp    bool
+	gaveUp    failure         // why
+	volatile  map[string]bool // assigned inside a function that does not declare them
+	assigned  map[string]bool // assigned by some assignment statement
+	writes    map[*ast.FuncCallExpr]bool
+	refuted   map[*ast.FuncCallExpr]bool    // writes something may fail after
+	why       map[*ast.FuncCallExpr]failure // the first thing that refuted each
+	opened    map[*ast.FuncCallExpr]bool    // writes the main chunk's flow ran
+	escapes   map[string]bool               // names whose value is handed on or changed in place
+	handed    map[string]bool               // names whose value is handed on (not only looked at or stored into)
+	indexed   map[string]bool               // names read as t[k] (not stored into, not looped over)
+	loopElems map[string][]string           // table names: the element names of the ipairs and pairs loops over them
+	ctors     map[*ast.TableExpr][]typ      // what each field of a constructor evaluated to, last time
+	stored    map[string]bool               // names of tables a function body stores into
+	setresp   bool                          // the script calls redis.setresp
+	plans     map[*ast.FuncCallExpr]*plan   // writes whose undo the script's own read gives
+	sites     []*ast.FuncCallExpr           // redis.call and redis.pcall, in source order
+	depth     int
+	frame     *frame                    // the local function being followed, if any
+	callNums  map[*ast.FuncCallExpr]num // what calls of local functions returned, when numbers
+	syms      map[ast.Stmt]string       // ipairs(KEYS) loops: the name of their element's key
 	// loopIndex: the index local of a generic for, as its last iteration
 	// analyzed made it.
 	loopIndex map[ast.Stmt]*local
@@ -247,6 +251,11 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 					if nested {
 						a.stored[id.Value] = true
 					}
+					if !isRedis(id, sc) {
+						a.scanOperand(id, sc, declared, nested)
+						a.scanExpr(attr.Key, sc, declared, nested)
+						continue
+					}
 				}
 			}
 			a.scanExpr(l, sc, declared, nested)
@@ -281,6 +290,9 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 			// iterator's state to itself.
 			a.scanExpr(call.Func, sc, declared, nested)
 			a.scanOperand(call.Args[0], sc, declared, nested)
+			if t, ok := call.Args[0].(*ast.IdentExpr); ok && len(s.Names) > 1 {
+				a.loopElems[t.Value] = append(a.loopElems[t.Value], s.Names[1])
+			}
 		} else {
 			a.scanExprs(s.Exprs, sc, declared, nested)
 		}
@@ -328,6 +340,9 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 		}
 		a.scanOperand(e.Object, sc, declared, nested)
 		a.scanExpr(e.Key, sc, declared, nested)
+		if id, ok := e.Object.(*ast.IdentExpr); ok {
+			a.indexed[id.Value] = true
+		}
 	case *ast.TableExpr:
 		for _, f := range e.Fields {
 			if f.Key != nil {
@@ -368,6 +383,9 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 		if id, ok := e.Func.(*ast.IdentExpr); ok && e.Receiver == nil && lookOnly[id.Value] && !sc.has(id.Value) {
 			for _, arg := range e.Args {
 				a.scanOperand(arg, sc, declared, nested)
+				if t, ok := arg.(*ast.IdentExpr); ok && (id.Value == "unpack" || id.Value == "next") {
+					a.indexed[t.Value] = true // its values go out
+				}
 			}
 			return
 		}
@@ -535,6 +553,9 @@ type local struct {
 	key     string // the local is set to KEYS[n] (keyOf says whether it stays so)
 	// keysIndex: the index of a loop over ipairs(KEYS), 1 … #KEYS.
 	keysIndex bool
+	// elemOf: the local is the element of a loop over ipairs of this
+	// table local.
+	elemOf *local
 }
 
 // tabFact is what is known of the values a table local holds, for a table
@@ -546,10 +567,39 @@ type tabFact struct {
 	t      typ
 	n      num
 	filled bool
+	// recs: every value is a table made by a constructor of named fields
+	// (records), whose fields state.fields knows.
+	recs bool
+}
+
+// fieldKey names a field of the records an owned table holds.
+type fieldKey struct {
+	t    *local
+	name string
+}
+
+// fieldFact is what is known of that field in every record: of type t
+// (nil where a record lacks it), a number within n when a number.
+type fieldFact struct {
+	t typ
+	n num
+}
+
+func (f fieldFact) join(g fieldFact) fieldFact {
+	out := fieldFact{t: f.t | g.t}
+	switch {
+	case f.t&tNum == 0:
+		out.n = g.n
+	case g.t&tNum == 0:
+		out.n = f.n
+	default:
+		out.n = f.n.join(g.n)
+	}
+	return out
 }
 
 func (f tabFact) join(g tabFact) tabFact {
-	out := tabFact{t: f.t | g.t, filled: f.filled && g.filled}
+	out := tabFact{t: f.t | g.t, filled: f.filled && g.filled, recs: f.recs && g.recs}
 	switch {
 	case f.t&tNum == 0:
 		out.n = g.n
@@ -563,7 +613,7 @@ func (f tabFact) join(g tabFact) tabFact {
 
 // add is f after a store of a value of type t, a number within n.
 func (f tabFact) add(t typ, n num) tabFact {
-	g := tabFact{t: t &^ tNil, n: n, filled: true}
+	g := tabFact{t: t &^ tNil, n: n, filled: true, recs: true}
 	out := f.join(g)
 	out.filled = f.filled && t&tNil == 0
 	return out
@@ -608,6 +658,8 @@ type state struct {
 	env  map[*local]typ
 	nums map[*local]num // what is known of a local's value when it is a number (absent: nothing)
 	tabs map[*local]tabFact
+	// fields: what the records of owned tables hold (see tabFact.recs).
+	fields map[fieldKey]fieldFact
 	// fill: the owned table stored a value at the index of this loop over
 	// ipairs(KEYS) in the current iteration, on every path here.
 	fill  map[*local]*local
@@ -622,12 +674,12 @@ type state struct {
 }
 
 func newState() *state {
-	return &state{env: map[*local]typ{}, nums: map[*local]num{}, tabs: map[*local]tabFact{}, fill: map[*local]*local{},
+	return &state{env: map[*local]typ{}, nums: map[*local]num{}, tabs: map[*local]tabFact{}, fill: map[*local]*local{}, fields: map[fieldKey]fieldFact{},
 		keys: map[string]keyFact{}, open: map[*ast.FuncCallExpr]bool{}}
 }
 
 func (s *state) clone() *state {
-	c := &state{env: maps.Clone(s.env), nums: maps.Clone(s.nums), tabs: maps.Clone(s.tabs), fill: maps.Clone(s.fill), keys: maps.Clone(s.keys),
+	c := &state{env: maps.Clone(s.env), nums: maps.Clone(s.nums), tabs: maps.Clone(s.tabs), fill: maps.Clone(s.fill), fields: maps.Clone(s.fields), keys: maps.Clone(s.keys),
 		open: make(map[*ast.FuncCallExpr]bool, len(s.open)), dead: s.dead, wrote: s.wrote, deleted: s.deleted}
 	for k := range s.open {
 		c.open[k] = true
@@ -664,6 +716,27 @@ func (a *state) join(b *state) {
 			a.env[k] = v | w
 		} else {
 			delete(a.env, k)
+		}
+	}
+	// A field one side's records lack is nil there; a side with no
+	// records yet adds nothing.
+	nilField := fieldFact{t: tNil}
+	for k, v := range a.fields {
+		if w, ok := b.fields[k]; ok {
+			a.fields[k] = v.join(w)
+		} else if f := b.tabs[k.t]; f.recs && f.t != 0 {
+			a.fields[k] = v.join(nilField)
+		} else if !f.recs {
+			delete(a.fields, k)
+		}
+	}
+	for k, w := range b.fields {
+		if _, ok := a.fields[k]; !ok {
+			if f := a.tabs[k.t]; f.recs && f.t != 0 {
+				a.fields[k] = w.join(nilField)
+			} else if f.recs {
+				a.fields[k] = w
+			}
 		}
 	}
 	for k, v := range a.tabs {
@@ -844,7 +917,7 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 				if !obj.within(tTable) || !a.safeKey(lhs.Key, key, st, sc) {
 					a.mayFail(st, lhs, "t[k] = v where t may not be a table, or k nil or NaN")
 				}
-				a.store(lhs, ts[i], ns[i], st, sc)
+				a.store(lhs, exprAt(s.Rhs, i), ts[i], ns[i], st, sc)
 			default:
 				a.quit(lhs, "an assignment to something other than a local or a table's field")
 			}
@@ -892,6 +965,98 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 	}
 }
 
+// mayCallBack: a library function given these arguments (of types ts) may
+// call a function of the script that runs a command: some argument may be
+// a function, other than a function literal that calls nothing (the
+// comparator of a table.sort).
+func mayCallBack(es []ast.Expr, ts []typ) bool {
+	for i, t := range ts {
+		if t&(tFunc|tOther) == 0 {
+			continue
+		}
+		f, ok := es[i].(*ast.FunctionExpr)
+		if !ok || callsAnything(f.Stmts) {
+			return true
+		}
+	}
+	return lastMulti(es)
+}
+
+// callsAnything: a call anywhere in stmts, nested functions included.
+func callsAnything(stmts []ast.Stmt) bool {
+	found := false
+	var expr func(ast.Expr)
+	var block func([]ast.Stmt)
+	expr = func(e ast.Expr) {
+		switch e := e.(type) {
+		case *ast.FuncCallExpr:
+			found = true
+		case *ast.AttrGetExpr:
+			expr(e.Object)
+			expr(e.Key)
+		case *ast.TableExpr:
+			for _, f := range e.Fields {
+				if f.Key != nil {
+					expr(f.Key)
+				}
+				expr(f.Value)
+			}
+		case *ast.ArithmeticOpExpr:
+			expr(e.Lhs)
+			expr(e.Rhs)
+		case *ast.StringConcatOpExpr:
+			expr(e.Lhs)
+			expr(e.Rhs)
+		case *ast.RelationalOpExpr:
+			expr(e.Lhs)
+			expr(e.Rhs)
+		case *ast.LogicalOpExpr:
+			expr(e.Lhs)
+			expr(e.Rhs)
+		case *ast.UnaryMinusOpExpr:
+			expr(e.Expr)
+		case *ast.UnaryNotOpExpr:
+			expr(e.Expr)
+		case *ast.UnaryLenOpExpr:
+			expr(e.Expr)
+		case *ast.FunctionExpr:
+			block(e.Stmts)
+		case *ast.IdentExpr, *ast.NumberExpr, *ast.StringExpr, *ast.NilExpr, *ast.TrueExpr, *ast.FalseExpr, *ast.Comma3Expr:
+		default:
+			found = true // an expression this walk does not know
+		}
+	}
+	block = func(stmts []ast.Stmt) {
+		for _, s := range stmts {
+			switch s := s.(type) {
+			case *ast.ReturnStmt:
+				for _, e := range s.Exprs {
+					expr(e)
+				}
+			case *ast.LocalAssignStmt:
+				for _, e := range s.Exprs {
+					expr(e)
+				}
+			case *ast.AssignStmt:
+				for _, e := range s.Lhs {
+					expr(e)
+				}
+				for _, e := range s.Rhs {
+					expr(e)
+				}
+			case *ast.IfStmt:
+				expr(s.Condition)
+				block(s.Then)
+				block(s.Else)
+			default:
+				found = true // loops and the rest: not a comparator's shape
+			}
+		}
+	}
+	block(stmts)
+	return found
+}
+
 // codec: e is cjson's or cmsgpack's encoder or decoder, which call no Lua
 // function.
 func codec(e ast.Expr, sc *scope) bool {
@@ -920,7 +1085,7 @@ func (a *analyzer) owned(name string) bool {
 // constructed is what a table constructor holds: known for literals and
 // locals (the constructor has been evaluated; nothing is evaluated again).
 func (a *analyzer) constructed(t *ast.TableExpr, st *state, sc *scope) tabFact {
-	f := tabFact{filled: len(t.Fields) == 0}
+	f := tabFact{filled: len(t.Fields) == 0, recs: len(t.Fields) == 0}
 	for i, fl := range t.Fields {
 		ty := a.peekType(fl.Value, st, sc)
 		if lit, isStr := fl.Value.(*ast.StringExpr); isStr {
@@ -935,6 +1100,7 @@ func (a *analyzer) constructed(t *ast.TableExpr, st *state, sc *scope) tabFact {
 		f = f.add(ty, a.numOf(fl.Value, st, sc))
 	}
 	f.filled = false
+	f.recs = len(t.Fields) == 0
 	return f
 }
 
@@ -967,7 +1133,7 @@ func (a *analyzer) keysIndex(e ast.Expr, sc *scope) *local {
 
 // store records t[k] = v (v of type ty, n if a number known) in what is
 // known of t, if t is an owned table.
-func (a *analyzer) store(lhs *ast.AttrGetExpr, ty typ, n *num, st *state, sc *scope) {
+func (a *analyzer) store(lhs *ast.AttrGetExpr, rhs ast.Expr, ty typ, n *num, st *state, sc *scope) {
 	l, f, ok := a.tableOf(lhs.Object, st, sc)
 	if !ok {
 		return
@@ -976,7 +1142,37 @@ func (a *analyzer) store(lhs *ast.AttrGetExpr, ty typ, n *num, st *state, sc *sc
 	if n != nil {
 		v = *n
 	}
-	st.tabs[l] = f.add(ty, v)
+	rec := a.record(rhs, st, sc)
+	if f.recs && rec != nil {
+		for k, old := range st.fields {
+			if k.t != l {
+				continue
+			}
+			if nf, ok := rec[k.name]; ok {
+				st.fields[k] = old.join(nf)
+			} else {
+				st.fields[k] = old.join(fieldFact{t: tNil})
+			}
+		}
+		for name, nf := range rec {
+			k := fieldKey{l, name}
+			if _, ok := st.fields[k]; !ok {
+				if f.t != 0 {
+					nf = nf.join(fieldFact{t: tNil}) // records stored before lack it
+				}
+				st.fields[k] = nf
+			}
+		}
+	} else {
+		for k := range st.fields {
+			if k.t == l {
+				delete(st.fields, k)
+			}
+		}
+	}
+	f = f.add(ty, v)
+	f.recs = f.recs && rec != nil
+	st.tabs[l] = f
 	if ty&tNil != 0 {
 		delete(st.fill, l) // t[i] may be nil again
 		return
@@ -984,6 +1180,72 @@ func (a *analyzer) store(lhs *ast.AttrGetExpr, ty typ, n *num, st *state, sc *sc
 	if k := a.keysIndex(lhs.Key, sc); k != nil {
 		st.fill[l] = k
 	}
+}
+
+// record is what the fields of e hold, when e is a constructor of named
+// fields only, each once (it has been evaluated: a.ctors has their types).
+func (a *analyzer) record(e ast.Expr, st *state, sc *scope) map[string]fieldFact {
+	t, ok := e.(*ast.TableExpr)
+	if !ok {
+		return nil
+	}
+	ts := a.ctors[t]
+	if len(ts) != len(t.Fields) {
+		return nil
+	}
+	out := map[string]fieldFact{}
+	for i, f := range t.Fields {
+		k, ok := f.Key.(*ast.StringExpr)
+		if !ok {
+			return nil
+		}
+		if _, dup := out[k.Value]; dup {
+			return nil
+		}
+		n := anyNum
+		if ts[i]&tNum != 0 {
+			n = a.numOf(f.Value, st, sc)
+		}
+		out[k.Value] = fieldFact{t: ts[i], n: n}
+	}
+	return out
+}
+
+// recordsOnly: the records in t, a table local, are changed by nothing the
+// flow does not see: t is owned, never read as t[k] or handed to unpack or
+// next (its records reach locals only as the elements of ipairs loops), and
+// the elements of those loops are only looked at.
+func (a *analyzer) recordsOnly(t *local) bool {
+	if !a.owned(t.name) || a.indexed[t.name] {
+		return false
+	}
+	for _, e := range a.loopElems[t.name] {
+		if a.escapes[e] || a.assigned[e] || a.volatile[e] {
+			return false
+		}
+	}
+	return true
+}
+
+// recordField is what is known of e, c.name where c is the element of a
+// loop over ipairs(t) and t holds records.
+func (a *analyzer) recordField(e *ast.AttrGetExpr, st *state, sc *scope) (fieldFact, bool) {
+	id, ok := e.Object.(*ast.IdentExpr)
+	name, isStr := e.Key.(*ast.StringExpr)
+	if !ok || !isStr || st.dead {
+		return fieldFact{}, false
+	}
+	c := sc.lookup(id.Value)
+	if c == nil || c.elemOf == nil || !a.recordsOnly(c.elemOf) {
+		return fieldFact{}, false
+	}
+	if f, ok := st.tabs[c.elemOf]; !ok || !f.recs {
+		return fieldFact{}, false
+	}
+	if f, ok := st.fields[fieldKey{c.elemOf, name.Value}]; ok {
+		return f, true
+	}
+	return fieldFact{t: tNil}, true
 }
 
 // element is the type of t[k], when t is an owned table: one of its
@@ -1052,10 +1314,27 @@ func (a *analyzer) loop(s ast.Stmt, st *state, sc *scope) {
 				delete(entry.tabs, l)
 			}
 		}
+		for k := range entry.fields {
+			if stores[k.t.name] {
+				delete(entry.fields, k)
+			}
+		}
 		clear(entry.fill)
-		// The body may have written: nothing is known of the keys.
-		entry.keys = map[string]keyFact{}
-		entry.deleted = true
+		// Unless an iteration from there leaves the keys as they were (a
+		// body that writes nothing and calls nothing that may, such as a
+		// search that breaks), the body may have written: nothing is
+		// known of the keys.
+		probe := a.iteration(s, body, entry.clone(), sc)
+		same := probe.wrote == entry.wrote && probe.deleted == entry.deleted
+		for k, f := range entry.keys {
+			if g, ok := probe.keys[k]; !ok || g != f {
+				same = false
+			}
+		}
+		if !same {
+			entry.keys = map[string]keyFact{}
+			entry.deleted = true
+		}
 		// Run it twice: the second time with the writes the first opened
 		// open from the top, as they are on every later iteration.
 		end := a.iteration(s, body, entry.clone(), sc)
@@ -1139,9 +1418,10 @@ func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) 
 		}
 		sym := a.keysLoop(s, sc)
 		var elems *tabFact
+		var over *local
 		if call, isCall := s.Exprs[0].(*ast.FuncCallExpr); ok && isCall {
-			if _, f, known := a.tableOf(call.Args[0], in, sc); known && f.t != 0 {
-				elems = &f
+			if t, f, known := a.tableOf(call.Args[0], in, sc); known && f.t != 0 {
+				elems, over = &f, t
 			}
 		}
 		for i, n := range s.Names {
@@ -1155,6 +1435,9 @@ func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) 
 			if i == 1 && elems != nil && !in.dead {
 				// ipairs stops at the first nil.
 				in.env[l] = elems.t
+				if elems.recs {
+					l.elemOf = over
+				}
 				if elems.t&tNum != 0 {
 					in.nums[l] = elems.n
 				}
@@ -1178,7 +1461,7 @@ func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) 
 
 func sameEnv(a, b *state) bool {
 	if a.dead != b.dead || a.wrote != b.wrote || a.deleted != b.deleted || len(a.env) != len(b.env) || !maps.Equal(a.nums, b.nums) ||
-		!maps.Equal(a.keys, b.keys) || !maps.Equal(a.tabs, b.tabs) || !maps.Equal(a.fill, b.fill) {
+		!maps.Equal(a.keys, b.keys) || !maps.Equal(a.tabs, b.tabs) || !maps.Equal(a.fill, b.fill) || !maps.Equal(a.fields, b.fields) {
 		return false
 	}
 	for k, v := range a.env {
@@ -1389,17 +1672,22 @@ func (a *analyzer) expr(e ast.Expr, st *state, sc *scope) typ {
 		if ty, ok := a.element(e, st, sc); ok {
 			return ty
 		}
+		if f, ok := a.recordField(e, st, sc); ok {
+			return f.t
+		}
 		return tAny
 	case *ast.TableExpr:
-		for _, f := range e.Fields {
+		ts := make([]typ, len(e.Fields))
+		for i, f := range e.Fields {
 			if f.Key != nil {
 				k := a.expr(f.Key, st, sc)
 				if !a.safeKey(f.Key, k, st, sc) {
 					a.mayFail(st, f.Key, "a table key that may be nil or NaN")
 				}
 			}
-			a.expr(f.Value, st, sc)
+			ts[i] = a.expr(f.Value, st, sc)
 		}
+		a.ctors[e] = ts
 		return tTable
 	case *ast.LogicalOpExpr:
 		// The right side runs on some paths only.
@@ -1565,8 +1853,8 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 				return tStr
 			}
 			a.mayFail(st, e, "a call of "+obj.Value+"."+attrName(key))
-			if obj.Value != "math" && obj.Value != "string" {
-				a.callsBack(st) // table.sort and cjson may call back into the script
+			if obj.Value != "math" && obj.Value != "string" && mayCallBack(e.Args, args) {
+				a.callsBack(st) // table.sort may call back into the script
 			}
 			return tAny
 		}

@@ -149,6 +149,9 @@ func (a *analyzer) numOf(e ast.Expr, st *state, sc *scope) num {
 		if _, f, ok := a.tableOf(e.Object, st, sc); ok && f.t&tNum != 0 {
 			return f.n
 		}
+		if f, ok := a.recordField(e, st, sc); ok && f.t&tNum != 0 {
+			return f.n
+		}
 	case *ast.FuncCallExpr:
 		if n, ok := a.callNums[e]; ok {
 			return n
@@ -269,6 +272,9 @@ func (a *analyzer) peekType(e ast.Expr, st *state, sc *scope) typ {
 	case *ast.AttrGetExpr:
 		if ty, ok := a.element(e, st, sc); ok {
 			return ty
+		}
+		if f, ok := a.recordField(e, st, sc); ok {
+			return f.t
 		}
 	}
 	return tAny
