@@ -99,6 +99,12 @@ for i, l in ipairs(parsed) do
   limits[i] = {limit = n, precision = p, blocks = blocks, block = block, trim = block - blocks + 1, prefix = 'r' .. d .. ':' .. p .. ':'}
 end
 
+-- The sub-bucket number and count a slot holds, if any.
+local function slotted(v)
+  local b, n = string.match(v or '', '^(%d+):(%d+)$')
+  return tonumber(b), tonumber(n)
+end
+
 -- The sub-buckets numbered from..to of one limit (prefix, blocks) that hold
 -- counts in identifier j's ring, as {number, count}, oldest first.
 local everything = {}
@@ -108,8 +114,7 @@ local function buckets(j, prefix, blocks, from, to)
     return out
   end
   local function add(v, lo, hi)
-    local b, n = string.match(v or '', '^(%d+):(%d+)$')
-    b, n = tonumber(b), tonumber(n)
+    local b, n = slotted(v)
     if b and b >= lo and b <= hi then
       out[#out + 1] = {b, n}
     end
@@ -153,7 +158,8 @@ for _, l in ipairs(limits) do
         cur = cur - b[2]
       end
     end
-    local here = buckets(j, l.prefix, l.blocks, l.block, l.block)[1]
+    local held, count = slotted(state[3])
+    local here = held == l.block and count or 0 -- the current sub-bucket's count
     if cur + cost > l.limit then
       allowed = false
       if cost > l.limit then
@@ -176,7 +182,7 @@ for _, l in ipairs(limits) do
       reset = math.max(reset, (math.floor(last[j] / l.precision) + l.blocks) * l.precision - now)
     end
     charges[#charges + 1] = {id = j, count = l.prefix, total = cur + cost, mark = l.prefix .. 'o', trim = l.trim,
-      slot = slot, value = string.format('%d:%d', l.block, (here and here[2] or 0) + cost)}
+      slot = slot, value = string.format('%d:%d', l.block, here + cost)}
   end
 end
 
