@@ -162,3 +162,12 @@ function test_server_time_when_now_is_omitted()
   clock.advance(r[3] + 5)
   t.eq(window.call({user}, {l})[1], 1)
 end
+
+function test_an_identifier_named_twice_is_charged_once()
+  -- Each name is checked against the same count, so the request is charged
+  -- once: it was checked once.
+  t.eq(call('[[1000,2]]', 1, T, {user, user}), {1, 1, -1, 1000})
+  t.eq(redis.call('HGET', user, 'r1000:1000:'), '1')
+  t.eq(call('[[1000,2]]', 1, T, {user, user}), {1, 0, -1, 1000})
+  t.eq(call('[[1000,2]]', 1, T, {user, user})[1], 0)
+end
