@@ -586,29 +586,23 @@ type fieldFact struct {
 }
 
 func (f fieldFact) join(g fieldFact) fieldFact {
-	out := fieldFact{t: f.t | g.t}
+	return fieldFact{t: f.t | g.t, n: joinValues(f.t, f.n, g.t, g.n)}
+}
+
+// joinValues joins what is known of the numbers among values of types ft
+// and gt: only one side's when the other holds none.
+func joinValues(ft typ, fn num, gt typ, gn num) num {
 	switch {
-	case f.t&tNum == 0:
-		out.n = g.n
-	case g.t&tNum == 0:
-		out.n = f.n
-	default:
-		out.n = f.n.join(g.n)
+	case ft&tNum == 0:
+		return gn
+	case gt&tNum == 0:
+		return fn
 	}
-	return out
+	return fn.join(gn)
 }
 
 func (f tabFact) join(g tabFact) tabFact {
-	out := tabFact{t: f.t | g.t, filled: f.filled && g.filled, recs: f.recs && g.recs}
-	switch {
-	case f.t&tNum == 0:
-		out.n = g.n
-	case g.t&tNum == 0:
-		out.n = f.n
-	default:
-		out.n = f.n.join(g.n)
-	}
-	return out
+	return tabFact{t: f.t | g.t, n: joinValues(f.t, f.n, g.t, g.n), filled: f.filled && g.filled, recs: f.recs && g.recs}
 }
 
 // add is f after a store of a value of type t, a number within n.
@@ -1085,7 +1079,7 @@ func (a *analyzer) owned(name string) bool {
 // constructed is what a table constructor holds: known for literals and
 // locals (the constructor has been evaluated; nothing is evaluated again).
 func (a *analyzer) constructed(t *ast.TableExpr, st *state, sc *scope) tabFact {
-	f := tabFact{filled: len(t.Fields) == 0, recs: len(t.Fields) == 0}
+	f := tabFact{recs: len(t.Fields) == 0}
 	for i, fl := range t.Fields {
 		ty := a.peekType(fl.Value, st, sc)
 		if lit, isStr := fl.Value.(*ast.StringExpr); isStr {
@@ -1099,8 +1093,7 @@ func (a *analyzer) constructed(t *ast.TableExpr, st *state, sc *scope) tabFact {
 		}
 		f = f.add(ty, a.numOf(fl.Value, st, sc))
 	}
-	f.filled = false
-	f.recs = len(t.Fields) == 0
+	f.filled, f.recs = false, len(t.Fields) == 0
 	return f
 }
 
