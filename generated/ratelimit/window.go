@@ -12,7 +12,7 @@ var windowScript = &script{
 	fn:   "ratelimit_window",
 	name: "window",
 	ro:   false,
-	sha:  "176da41e850dbcdddadf52b3d947ffec056e9104",
+	sha:  "7a459806904806dff1cf86c9cf40ca10035ca0b3",
 	src: `--! name: window
 --! doc: Sliding and fixed windows (seed 001, part 2): several limits at once,
 --! doc: each [duration_ms, limit, precision_ms?]. A limit with a precision
@@ -56,6 +56,8 @@ var windowScript = &script{
 -- writes nothing, and what is written cannot fail (HSETs and a PEXPIRE on
 -- hashes the reads found), so a run that fails has written nothing: the script
 -- is all-or-nothing as it stands (transactional bundles ship it unwrapped).
+-- Fields of the layout before the ring ("<d>:<p>:…", without the "r") are not
+-- read: an identifier's count starts again once, and they leave with the key.
 local MAX = 9007199254740991
 local HMGET_MAX = 64 -- slots read by name; beyond, one HGETALL
 

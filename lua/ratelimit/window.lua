@@ -41,6 +41,8 @@
 -- writes nothing, and what is written cannot fail (HSETs and a PEXPIRE on
 -- hashes the reads found), so a run that fails has written nothing: the script
 -- is all-or-nothing as it stands (transactional bundles ship it unwrapped).
+-- Fields of the layout before the ring ("<d>:<p>:…", without the "r") are not
+-- read: an identifier's count starts again once, and they leave with the key.
 local MAX = 9007199254740991
 local HMGET_MAX = 64 -- slots read by name; beyond, one HGETALL
 

@@ -773,6 +773,8 @@ local function ratelimit_window(KEYS, ARGV)
 -- writes nothing, and what is written cannot fail (HSETs and a PEXPIRE on
 -- hashes the reads found), so a run that fails has written nothing: the script
 -- is all-or-nothing as it stands (transactional bundles ship it unwrapped).
+-- Fields of the layout before the ring ("<d>:<p>:…", without the "r") are not
+-- read: an identifier's count starts again once, and they leave with the key.
 local MAX = 9007199254740991
 local HMGET_MAX = 64 -- slots read by name; beyond, one HGETALL
 
@@ -943,4 +945,4 @@ return {1, left, -1, horizon}
 end
 redis.register_function{function_name='ratelimit_window', callback=ratelimit_window, flags={}}
 
-redis.register_function{function_name='ratelimit_version', callback=function() return 'ff5652553011ea439524bcefe7766ff95b5d7098' end, flags={'no-writes', 'allow-stale'}}
+redis.register_function{function_name='ratelimit_version', callback=function() return '3ae728e998b51348b602aebc5a96a6b0ba1dd231' end, flags={'no-writes', 'allow-stale'}}
