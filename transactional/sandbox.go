@@ -138,7 +138,7 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	// script shares: it must lead to the protected library too.
 	if smt, ok := L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
 		smt.RawSetString("__index", s.store.RawGetString("string"))
-		smt.RawSetString("__metatable", s.readonlyView(smt, nil))
+		smt.SetReadOnly(true)
 		s.readonly[smt] = true
 	}
 	s.redis = s.newRedisTable()
@@ -163,41 +163,27 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 		s.store.RawSetString("__redis__err__handler", s.errfn)
 		s.env = L.CreateTable(0, 64)
 		s.store.ForEach(func(k, v lua.LValue) { s.env.RawSet(k, v) })
+		// As in Redis 7: _G is the globals table itself, read-only, its
+		// metatable refusing names it lacks.
+		s.env.RawSetString("_G", s.env)
 		L.SetMetatable(s.env, storeMeta)
+		s.env.SetReadOnly(true)
+		storeMeta.SetReadOnly(true)
+		s.readonly[s.env] = true
 	}
 	return s
 }
 
-// scriptEnv is the environment for an EVAL script compiled to proto: the
-// copied globals (env) when no function of it assigns a global, else the
-// read-only proxy. A script reaches its environment only through the
-// global names it reads and assigns (Redis has no getfenv): reads see the
-// same values in both, a read of a missing name fails the same way
-// (storeMeta), and _G is the proxy in both, so that _G.x = v and
-// rawset(_G, ...) still fail; only an assignment to a global needs the
-// proxy to fail, because env is writable. KEYS and ARGV are set in both
-// for every run (execute).
+// scriptEnv is the environment for an EVAL script: the globals as Redis 7
+// has them (env), a read-only table that is its own _G, so that reading a
+// global is one lookup and writing one fails as in Redis; KEYS and ARGV are
+// set in it for every run (execute). A Functions engine has no env: its
+// scripts see the read-only proxy, whose __index FUNCTION LOAD swaps.
 func (s *sandbox) scriptEnv(proto *lua.FunctionProto) *lua.LTable {
-	if s.env == nil || assignsGlobal(proto) {
+	if s.env == nil {
 		return s.proxy
 	}
 	return s.env
-}
-
-// assignsGlobal reports whether proto or a function nested in it assigns
-// a global.
-func assignsGlobal(proto *lua.FunctionProto) bool {
-	for _, in := range proto.Code {
-		if opCode(in) == lua.OP_SETGLOBAL {
-			return true
-		}
-	}
-	for _, p := range proto.FunctionPrototypes {
-		if assignsGlobal(p) {
-			return true
-		}
-	}
-	return false
 }
 
 func (s *sandbox) unproxy(v lua.LValue) lua.LValue {
@@ -232,11 +218,12 @@ func (s *sandbox) pairs(L *lua.LState) int {
 	return 3
 }
 
-// protect returns a read-only proxy of lib.
+// protect marks lib read-only, as Redis 7 marks its libraries: scripts read
+// it directly (rawget and next included) and cannot write to it.
 func (s *sandbox) protect(lib *lua.LTable) *lua.LTable {
-	p := s.L.NewTable()
-	s.protectWith(p, lib)
-	return p
+	lib.SetReadOnly(true)
+	s.readonly[lib] = true
+	return lib
 }
 
 func (s *sandbox) protectWith(p, target *lua.LTable) *lua.LTable {
@@ -286,7 +273,7 @@ func luaMissingGlobal(L *lua.LState) int {
 
 func (s *sandbox) rawset(L *lua.LState) int {
 	t := L.CheckTable(1)
-	if s.readonly[t] {
+	if s.readonly[t] || t.ReadOnly() {
 		L.Error(lua.LString(luaErrReadonlyTable), 0)
 	}
 	L.RawSet(t, L.CheckAny(2), L.CheckAny(3))
@@ -295,7 +282,7 @@ func (s *sandbox) rawset(L *lua.LState) int {
 }
 
 func (s *sandbox) setmetatable(L *lua.LState) int {
-	if t, ok := L.Get(1).(*lua.LTable); ok && s.readonly[t] {
+	if t, ok := L.Get(1).(*lua.LTable); ok && (s.readonly[t] || t.ReadOnly()) {
 		L.Error(lua.LString(luaErrReadonlyTable), 0)
 	}
 	L.CheckTypes(2, lua.LTNil, lua.LTTable)

@@ -176,6 +176,25 @@ var cases = []tcase{
 	simple("globals/metatable-of-G-write", "getmetatable(_G).__index = nil"),
 	simple("globals/metatable-of-G-newindex", "getmetatable(_G).__newindex = nil"),
 	simple("globals/method-call", "return ('x'):rep(3)"),
+	// table.remove as Lua 5.1's tremove.
+	simple("tables/remove-empty", "local t = {} return select('#', table.remove(t))"),
+	simple("tables/remove-out-of-range", "local t = {1, 2, 3} return {select('#', table.remove(t, 5)), select('#', table.remove(t, 0)), #t}"),
+	simple("tables/remove-first-and-last", "local t = {1, 2, 3} return {table.remove(t, 1), table.remove(t), t[1], #t}"),
+	// Libraries, _G and the string metatable are read-only tables, as Redis 7
+	// marks them, not proxies: rawget and next see their contents.
+	simple("globals/rawget-library", "return type(rawget(math, 'floor')) .. type(rawget(redis, 'call')) .. type(rawget(cjson, 'decode')) .. type(rawget(table, 'insert'))"),
+	simple("globals/rawget-more-libraries", "return type(rawget(bit, 'band')) .. type(rawget(struct, 'pack')) .. type(rawget(cmsgpack, 'pack')) .. type(rawget(string, 'rep'))"),
+	simple("globals/next-library", "return type(next(math))"),
+	simple("globals/library-metatable", "return tostring(getmetatable(math)) .. tostring(getmetatable(redis)) .. tostring(getmetatable(string))"),
+	simple("globals/table-insert-library", "table.insert(math, 1)"),
+	simple("globals/table-remove-library", "return tostring(table.remove(math))"),
+	simple("globals/table-sort-library", "table.sort(math) return 'sorted'"),
+	simple("globals/setmetatable-library", "setmetatable(math, {})"),
+	simple("globals/G-is-globals", "return tostring(rawget(_G, 'math') == math) .. tostring(_G._G == _G)"),
+	simple("globals/G-metatable-index", "return type(getmetatable(_G).__index)"),
+	simple("globals/G-metatable-rawset", "rawset(getmetatable(_G), '__index', nil)"),
+	simple("globals/string-metatable-rawget", "return type(rawget(getmetatable(''), '__index'))"),
+	simple("globals/pairs-G-has-keys", "local n = 0 for k, v in pairs(_G) do if k == 'KEYS' or k == 'ARGV' then n = n + 1 end end return n"),
 	{name: "globals/no-leak-between-scripts", cmds: [][]string{ev("pcall(function() getmetatable('').__index.upper = nil end); pcall(function() string.upper = nil end)", 0), ev("return string.upper('ok')", 0)}},
 	simple("globals/state-not-shared", "local ok = pcall(function() x = 1 end); return tostring(ok)"),
 

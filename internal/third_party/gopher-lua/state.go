@@ -1339,6 +1339,9 @@ func (ls *LState) setField(obj LValue, key LValue, value LValue) {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		tb, istable := curobj.(*LTable)
+		if istable && tb.readonly {
+			ls.RaiseError(ErrReadonlyTable) // scriptgen
+		}
 		if istable {
 			if tb.RawGet(key) != LNil {
 				ls.RawSet(tb, key, value)
@@ -1371,6 +1374,9 @@ func (ls *LState) setFieldString(obj LValue, key string, value LValue) {
 	curobj := obj
 	for i := 0; i < MaxTableGetLoop; i++ {
 		tb, istable := curobj.(*LTable)
+		if istable && tb.readonly {
+			ls.RaiseError(ErrReadonlyTable) // scriptgen
+		}
 		if istable {
 			if tb.RawGetString(key) != LNil {
 				tb.RawSetString(key, value)

@@ -4,9 +4,10 @@ const defaultArrayCap = 32
 const defaultHashCap = 32
 
 type lValueArraySorter struct {
-	L      *LState
-	Fn     *LFunction
-	Values []LValue
+	L        *LState
+	Fn       *LFunction
+	Values   []LValue
+	readonly bool // scriptgen: the first swap raises, as Lua's first write
 }
 
 func (lv lValueArraySorter) Len() int {
@@ -14,6 +15,9 @@ func (lv lValueArraySorter) Len() int {
 }
 
 func (lv lValueArraySorter) Swap(i, j int) {
+	if lv.readonly {
+		readonlyWrite(lv.L, &LTable{readonly: true})
+	}
 	lv.Values[i], lv.Values[j] = lv.Values[j], lv.Values[i]
 }
 

@@ -22,7 +22,7 @@ var tableFuncs = map[string]LGFunction{
 
 func tableSort(L *LState) int {
 	tbl := L.CheckTable(1)
-	sorter := lValueArraySorter{L, nil, tbl.array}
+	sorter := lValueArraySorter{L, nil, tbl.array, tbl.readonly}
 	if L.GetTop() != 1 {
 		sorter.Fn = L.CheckFunction(2)
 	}
@@ -40,13 +40,25 @@ func tableMaxN(L *LState) int {
 	return 1
 }
 
+// readonlyWrite raises Redis 7's error for a table function's write to a
+// read-only table: without a position, as a C function's (scriptgen).
+func readonlyWrite(L *LState, tbl *LTable) {
+	if tbl.readonly {
+		L.Error(LString(ErrReadonlyTable), 0)
+	}
+}
+
+// tableRemove is Lua 5.1's tremove (scriptgen: upstream returned nil for a
+// position outside 1 … #t, where Lua returns nothing).
 func tableRemove(L *LState) int {
 	tbl := L.CheckTable(1)
-	if L.GetTop() == 1 {
-		L.Push(tbl.Remove(-1))
-	} else {
-		L.Push(tbl.Remove(L.CheckInt(2)))
+	e := tbl.Len()
+	pos := L.OptInt(2, e)
+	if pos < 1 || pos > e {
+		return 0
 	}
+	readonlyWrite(L, tbl)
+	L.Push(tbl.Remove(pos))
 	return 1
 }
 
@@ -78,6 +90,7 @@ func tableInsert(L *LState) int {
 	if nargs == 1 {
 		L.RaiseError("wrong number of arguments")
 	}
+	readonlyWrite(L, tbl)
 
 	if L.GetTop() == 2 {
 		tbl.Append(L.Get(2))

@@ -145,7 +145,21 @@ type LTable struct {
 	strdict map[string]LValue
 	keys    []LValue
 	k2i     map[LValue]int
+	// scriptgen: readonly, as Redis 7's Lua marks its libraries and
+	// globals: a script's write to the table raises ErrReadonlyTable (the
+	// Raw* methods of Go code still write).
+	readonly bool
 }
+
+// ErrReadonlyTable is Redis 7's error for a write to a read-only table
+// (scriptgen).
+const ErrReadonlyTable = "Attempt to modify a readonly table"
+
+// SetReadOnly marks tb read-only to scripts, or not (scriptgen).
+func (tb *LTable) SetReadOnly(ro bool) { tb.readonly = ro }
+
+// ReadOnly reports whether tb is read-only to scripts (scriptgen).
+func (tb *LTable) ReadOnly() bool { return tb.readonly }
 
 func (tb *LTable) String() string   { return fmt.Sprintf("table: %p", tb) }
 func (tb *LTable) Type() LValueType { return LTTable }
