@@ -29,6 +29,11 @@ func (lv lValueArraySorter) Less(i, j int) bool {
 		lv.L.Call(2, 1)
 		return LVAsBool(lv.L.reg.Pop())
 	}
+	// scriptgen: Lua compares inside sort, a C function, so its error
+	// carries no position.
+	if a, b := lv.Values[i], lv.Values[j]; a.Type() != b.Type() {
+		lv.L.Error(LString("attempt to compare "+a.Type().String()+" with "+b.Type().String()), 0)
+	}
 	return lessThan(lv.L, lv.Values[i], lv.Values[j])
 }
 
