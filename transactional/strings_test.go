@@ -61,7 +61,7 @@ func (g *stringsGen) call() string {
 		return "string." + g.pick("len", "lower", "upper", "reverse") + "(" + s + ")"
 	case 12:
 		return g.pick("string.rep("+s+", "+g.pick("0", "1", "3", "-1")+")", "string.char("+g.pick("65, 66", "0, 255", "256", "-1", "'65'")+")",
-			"(" + s + "):" + g.pick("upper()", "len()", "sub(2)", "rep(2)", "find('a')", "gsub('a', 'b')"))
+			"("+s+"):"+g.pick("upper()", "len()", "sub(2)", "rep(2)", "find('a')", "gsub('a', 'b')"))
 	}
 	// No holes: the border of a table with holes (#t, and so insert,
 	// remove, sort and concat) is left to the implementation by Lua, and
