@@ -478,12 +478,12 @@ func (d *cjsonDecoder) array() lua.LValue {
 }
 
 func (d *cjsonDecoder) str() string {
-	start := d.pos
 	d.pos++
 	var b strings.Builder
 	for {
+		// lua-cjson reports a string's errors where it stopped: the end,
+		// or the backslash of the bad escape.
 		if d.pos >= len(d.s) {
-			d.pos = start
 			d.fail("value", "unexpected end of string")
 		}
 		c := d.s[d.pos]
@@ -493,7 +493,6 @@ func (d *cjsonDecoder) str() string {
 			return b.String()
 		case c == '\\':
 			if d.pos+1 >= len(d.s) {
-				d.pos = start
 				d.fail("value", "invalid escape code")
 			}
 			e := d.s[d.pos+1]
@@ -513,7 +512,6 @@ func (d *cjsonDecoder) str() string {
 			case 'u':
 				r, used := d.unicode(d.pos)
 				if used == 0 {
-					d.pos = start
 					d.fail("value", "invalid unicode escape code")
 				}
 				var buf [4]byte
@@ -522,7 +520,6 @@ func (d *cjsonDecoder) str() string {
 				d.pos += used
 				continue
 			default:
-				d.pos = start
 				d.fail("value", "invalid escape code")
 			}
 			d.pos += 2

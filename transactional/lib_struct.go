@@ -161,7 +161,7 @@ func structPack(L *lua.LState) int {
 		case 'c', 's':
 			s, ok := luaArgString(L.Get(arg))
 			if !ok {
-				argError(L, arg, "pack", "string expected, got "+luaTypeName(L.Get(arg)))
+				argError(L, arg, "pack", "string expected, got "+packTypeName(L.Get(arg)))
 			}
 			arg++
 			if size == 0 {
@@ -193,8 +193,18 @@ func structCheckNumber(L *lua.LState, n int, fname string) lua.LNumber {
 			return lua.LNumber(f)
 		}
 	}
-	argError(L, n, fname, "number expected, got "+luaTypeName(L.Get(n)))
+	argError(L, n, fname, "number expected, got "+packTypeName(L.Get(n)))
 	return 0
+}
+
+// packTypeName names the type of an argument of struct.pack as Redis's
+// does: a missing one is "nil" there (its buffer occupies the stack past the
+// arguments), where unpack says "no value".
+func packTypeName(v lua.LValue) string {
+	if v == lua.LNil {
+		return "nil"
+	}
+	return v.Type().String()
 }
 
 func structGetInt(buf []byte, big, signed bool, size int) float64 {

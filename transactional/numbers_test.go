@@ -118,12 +118,19 @@ func TestNumbersMatchRedis(t *testing.T) {
 // sign of a NaN is counted apart (nanSigns) instead.
 func matchRedis(t *testing.T, runs int, next func() string, nanSigns bool) (differ, nanOnly int) {
 	t.Helper()
+	return matchRedisHead(t, numbersHead, runs, next, nanSigns)
+}
+
+// matchRedisHead is matchRedis with the Lua that starts each batch (head
+// must set out and show as numbersHead does).
+func matchRedisHead(t *testing.T, head string, runs int, next func() string, nanSigns bool) (differ, nanOnly int) {
+	t.Helper()
 	rdb := redistest.Start(t).Client(t)
 	e := New()
 	t.Cleanup(e.Close)
 	const batch = 100
 	var b strings.Builder
-	b.WriteString(numbersHead)
+	b.WriteString(head)
 	ctx := context.Background()
 	var exprs []string
 	flush := func() {
@@ -155,7 +162,7 @@ func matchRedis(t *testing.T, runs int, next func() string, nanSigns bool) (diff
 			}
 		}
 		b.Reset()
-		b.WriteString(numbersHead)
+		b.WriteString(head)
 		exprs = exprs[:0]
 	}
 	for i := 0; i < runs; i++ {
