@@ -176,6 +176,9 @@ var cases = []tcase{
 	simple("globals/metatable-of-G-write", "getmetatable(_G).__index = nil"),
 	simple("globals/metatable-of-G-newindex", "getmetatable(_G).__newindex = nil"),
 	simple("globals/method-call", "return ('x'):rep(3)"),
+	// A call in a named last field of a constructor sets that field only.
+	simple("conv/named-last-field-call", "local f = function() return 'a', 'b' end return {1, x = f()}"),
+	simple("conv/named-last-field-error-reply", "return {1, x = redis.error_reply('E')}"),
 	// The string library as Lua 5.1.5's lstrlib.
 	simple("strings/metatable-of-strings", "return tostring(getmetatable('') == string) .. tostring(rawget(string, '__index'))"),
 	simple("strings/gmatch-called-directly", "local it = string.gmatch('a b c', '%a') return {it(), it(), it(), tostring(it())}"),

@@ -1409,7 +1409,10 @@ func compileTableExpr(context *funcContext, reg int, ex *ast.TableExpr, ec *expc
 			}
 			c := (arraycount-1)/FieldsPerFlush + 1
 			b := num
-			if islast && isVarArgReturnExpr(field.Value) {
+			// scriptgen: only a positional last field spreads its values
+			// (upstream also spread a call in a named one: {1, x = f()}
+			// set t[2]).
+			if islast && field.Key == nil && isVarArgReturnExpr(field.Value) {
 				b = 0
 			}
 			line := field.Value
