@@ -357,8 +357,6 @@ func (a *analyzer) stmt(st ast.Stmt, sc *scope) {
 			v.multi = len(vals) > 1 || v.multi
 			a.frame.ret = join(a.frame.ret, v)
 		}
-	case *ast.GotoStmt:
-		a.report(st, st.Line(), RuleSandbox, "goto is Lua 5.2: gopher-lua accepts it, Redis's Lua 5.1 refuses the script")
 	case *ast.LabelStmt:
 		a.report(st, st.Line(), RuleSandbox, "label ::%s:: is Lua 5.2: gopher-lua accepts it, Redis's Lua 5.1 refuses the script", st.Name)
 	}

@@ -200,6 +200,9 @@ func (s *sandbox) next(L *lua.LState) int {
 	if !ok {
 		L.TypeError(1, lua.LTTable)
 	}
+	if !t.NextKeyValid(L.Get(2)) {
+		L.Error(lua.LString("invalid key to 'next'"), 0)
+	}
 	k, v := t.Next(L.Get(2))
 	if k == lua.LNil {
 		L.Push(lua.LNil)
@@ -285,10 +288,15 @@ func (s *sandbox) setmetatable(L *lua.LState) int {
 	if t, ok := L.Get(1).(*lua.LTable); ok && (s.readonly[t] || t.ReadOnly()) {
 		L.Error(lua.LString(luaErrReadonlyTable), 0)
 	}
-	L.CheckTypes(2, lua.LTNil, lua.LTTable)
+	if t := L.Get(2).Type(); L.GetTop() < 2 || t != lua.LTNil && t != lua.LTTable {
+		L.ArgError(2, "nil or table expected") // Lua's luaL_argcheck, in its words
+	}
 	obj := L.Get(1)
-	if mt, ok := L.GetMetatable(obj).(*lua.LTable); ok && mt.RawGetString("__metatable") != lua.LNil {
-		L.RaiseError("cannot change a protected metatable")
+	// The raw metatable: GetMetatable answers its __metatable field.
+	if t, ok := obj.(*lua.LTable); ok {
+		if mt, ok := t.Metatable.(*lua.LTable); ok && mt.RawGetString("__metatable") != lua.LNil {
+			L.RaiseError("cannot change a protected metatable")
+		}
 	}
 	L.SetMetatable(obj, L.Get(2))
 	L.SetTop(1)
@@ -422,10 +430,18 @@ func (s *sandbox) redisPcall(L *lua.LState) int {
 		if aerr, ok := err.(*lua.ApiError); ok {
 			obj = aerr.Object
 		}
-		switch o := obj.(type) {
-		case *lua.LTable:
-			if msg, ok := o.RawGetString("err").(lua.LString); ok {
-				obj = msg
+		// As Redis 7.0's pcall: an error table's err field replaces it when
+		// a string or a number; else the field stays on the stack after
+		// it, a third value (Redis pops it only in later versions).
+		if o, ok := obj.(*lua.LTable); ok {
+			switch e := L.GetField(o, "err"); e.(type) {
+			case lua.LString, lua.LNumber:
+				obj = e
+			default:
+				L.Push(lua.LFalse)
+				L.Push(obj)
+				L.Push(e)
+				return 3
 			}
 		}
 		L.Push(lua.LFalse)

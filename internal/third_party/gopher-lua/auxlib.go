@@ -226,11 +226,26 @@ func (ls *LState) OptUserData(n int, d *LUserData) *LUserData {
 /* error operations {{{ */
 
 func (ls *LState) ArgError(n int, message string) {
-	ls.RaiseError("bad argument #%v to %v (%v)", n, ls.rawFrameFuncName(ls.currentFrame), message)
+	ls.RaiseError("bad argument #%v to %v (%v)", n, ls.argFuncName(), message)
 }
 
 func (ls *LState) TypeError(n int, typ LValueType) {
-	ls.RaiseError("bad argument #%v to %v (%v expected, got %v)", n, ls.rawFrameFuncName(ls.currentFrame), typ.String(), ls.Get(n).Type().String())
+	got := ls.Get(n).Type().String()
+	if n > ls.GetTop() {
+		got = "no value" // scriptgen: luaL_typename of an absent argument
+	}
+	ls.RaiseError("bad argument #%v to %v (%v expected, got %v)", n, ls.argFuncName(), typ.String(), got)
+}
+
+// argFuncName names the running function in an argument error as
+// luaL_argerror does: '?' when the caller does not name it, as when pcall
+// calls it (scriptgen: upstream said (anonymous)).
+func (ls *LState) argFuncName() string {
+	name := ls.rawFrameFuncName(ls.currentFrame)
+	if name == "(anonymous)" {
+		return "'?'"
+	}
+	return name
 }
 
 /* }}} */

@@ -443,18 +443,24 @@ func baseType(L *LState) int {
 	return 1
 }
 
+// baseUnpack is Lua 5.1's luaB_unpack (scriptgen: upstream pushed any
+// number of values, and a range past Lua's C stack limit, LUAI_MAXCSTACK,
+// overflowed the registry instead of raising Lua's error).
 func baseUnpack(L *LState) int {
 	tb := L.CheckTable(1)
 	start := L.OptInt(2, 1)
 	end := L.OptInt(3, tb.Len())
+	if start > end {
+		return 0 // empty range
+	}
+	n := end - start + 1
+	if n <= 0 || n+L.GetTop() > 8000 {
+		L.RaiseError("too many results to unpack")
+	}
 	for i := start; i <= end; i++ {
 		L.Push(tb.RawGetInt(i))
 	}
-	ret := end - start + 1
-	if ret < 0 {
-		return 0
-	}
-	return ret
+	return n
 }
 
 func baseXPCall(L *LState) int {

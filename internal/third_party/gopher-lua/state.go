@@ -741,7 +741,9 @@ func (ls *LState) raiseError(level int, format string, args ...interface{}) {
 		message = fmt.Sprintf(format, args...)
 	}
 	if level > 0 {
-		message = fmt.Sprintf("%v %v", ls.where(level-1, true), message)
+		if where := ls.where(level-1, true); where != "" {
+			message = fmt.Sprintf("%v %v", where, message)
+		}
 	}
 	if ls.reg.IsFull() {
 		// if the registry is full then it won't be possible to push a value, in this case, force a larger size
@@ -783,6 +785,11 @@ func (ls *LState) where(level int, skipg bool) string {
 	if proto != nil {
 		sourcename = proto.SourceName
 	} else if skipg {
+		// scriptgen: the caller's position, as luaL_where(L, 1): none when
+		// the caller is a Go function too (pcall(string.rep)).
+		if d, ok := ls.GetStack(level + 1); ok && d.frame.Fn.Proto == nil {
+			return ""
+		}
 		return ls.where(level+1, skipg)
 	}
 	line := ""

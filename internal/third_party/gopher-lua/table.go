@@ -357,6 +357,21 @@ func (tb *LTable) ForEach(cb func(LValue, LValue)) {
 }
 
 // This function is equivalent to lua_next ( http://www.lua.org/manual/5.1/manual.html#lua_next ).
+// NextKeyValid reports whether next may be given key: nil, an index of
+// the array part, or a key the table has held (scriptgen: Lua raises
+// "invalid key to 'next'" for others; upstream's Next went on from its
+// first key).
+func (tb *LTable) NextKeyValid(key LValue) bool {
+	if key == LNil {
+		return true
+	}
+	if kv, ok := key.(LNumber); ok && isInteger(kv) && kv >= 1 && int(kv) <= len(tb.array) {
+		return true
+	}
+	_, ok := tb.k2i[key]
+	return ok
+}
+
 func (tb *LTable) Next(key LValue) (LValue, LValue) {
 	init := false
 	if key == LNil {

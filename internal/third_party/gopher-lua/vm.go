@@ -914,6 +914,10 @@ func init() {
 			RA := lbase + A
 			B := int(inst & 0x1ff) //GETB
 			switch lv := L.rkValue(B).(type) {
+			case *LTable:
+				// scriptgen: Lua 5.1 takes a table's length raw; __len is for
+				// userdata only.
+				reg.SetNumber(RA, LNumber(lv.Len()))
 			case LString:
 				// this section is inlined by go-inline
 				// source function is 'func (rg *registry) SetNumber(regi int, vali LNumber) ' in '_state.go'
@@ -2446,6 +2450,10 @@ func objectRationalWithError(L *LState, lhs, rhs LValue, event string) bool {
 		return true
 	case 0:
 		return false
+	}
+	// scriptgen: Lua's luaG_ordererror names one type twice otherwise.
+	if lhs.Type() == rhs.Type() {
+		L.RaiseError("attempt to compare two %v values", lhs.Type().String())
 	}
 	L.RaiseError("attempt to compare %v with %v", lhs.Type().String(), rhs.Type().String())
 	return false

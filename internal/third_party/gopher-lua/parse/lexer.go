@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -150,38 +151,36 @@ func (sc *Scanner) scanDecimal(ch int, buf *bytes.Buffer) error {
 	return nil
 }
 
+// scanNumber reads a numeral as Lua 5.1's read_numeral does (scriptgen):
+// digits and dots, an optional exponent sign after E, then any letters,
+// digits and underscores; the whole must then read as C's strtod reads it
+// (or as a hexadecimal integer), or it is a malformed number. Upstream read
+// a narrower grammar and let the compiler turn what it could not convert
+// into NaN.
 func (sc *Scanner) scanNumber(ch int, buf *bytes.Buffer) error {
-	if ch == '0' { // octal
-		if sc.Peek() == 'x' || sc.Peek() == 'X' {
-			writeChar(buf, ch)
-			writeChar(buf, sc.Next())
-			hasvalue := false
-			for isDigit(sc.Peek()) {
-				writeChar(buf, sc.Next())
-				hasvalue = true
-			}
-			if !hasvalue {
-				return sc.Error(buf.String(), "illegal hexadecimal number")
-			}
-			return nil
-		} else if sc.Peek() != '.' && isDecimal(sc.Peek()) {
-			ch = sc.Next()
-		}
-	}
-	sc.scanDecimal(ch, buf)
-	if sc.Peek() == '.' {
-		sc.scanDecimal(sc.Next(), buf)
-	}
-	if ch = sc.Peek(); ch == 'e' || ch == 'E' {
+	writeChar(buf, ch)
+	for p := sc.Peek(); isDecimal(p) || p == '.'; p = sc.Peek() {
 		writeChar(buf, sc.Next())
-		if ch = sc.Peek(); ch == '-' || ch == '+' {
+	}
+	if p := sc.Peek(); p == 'e' || p == 'E' {
+		writeChar(buf, sc.Next())
+		if p := sc.Peek(); p == '+' || p == '-' {
 			writeChar(buf, sc.Next())
 		}
-		sc.scanDecimal(sc.Next(), buf)
 	}
-
+	for p := sc.Peek(); isIdent(p, 1); p = sc.Peek() {
+		writeChar(buf, sc.Next())
+	}
+	if !numeral.MatchString(buf.String()) {
+		return sc.Error(buf.String(), "malformed number")
+	}
 	return nil
 }
+
+// numeral is what strtod reads whole from a token that starts with a digit
+// or a dot: a decimal number, or a hexadecimal one (a float with a binary
+// exponent included, as glibc's strtod reads it).
+var numeral = regexp.MustCompile(`^(([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?|0[xX]([0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)([pP][+-]?[0-9]+)?)$`)
 
 func (sc *Scanner) scanString(quote int, buf *bytes.Buffer) error {
 	ch := sc.Next()
@@ -287,7 +286,10 @@ var reservedWords = map[string]int{
 	"end": TEnd, "false": TFalse, "for": TFor, "function": TFunction,
 	"if": TIf, "in": TIn, "local": TLocal, "nil": TNil, "not": TNot, "or": TOr,
 	"return": TReturn, "repeat": TRepeat, "then": TThen, "true": TTrue,
-	"until": TUntil, "while": TWhile, "goto": TGoto}
+	"until": TUntil, "while": TWhile}
+
+// scriptgen: goto is a name in Lua 5.1, not a keyword (upstream reserved it
+// for Lua 5.2's goto, so `local goto = 1` did not compile).
 
 func (sc *Scanner) Scan(lexer *Lexer) (ast.Token, error) {
 redo:
