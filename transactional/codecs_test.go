@@ -26,11 +26,10 @@ func (g *codecsGen) value(depth int) string {
 		return g.pick("0", "1", "-1", "0.1", "1e300", "-0.5", "123456789012345", "2^53", "2^63", "1/3", "'x'", "''",
 			"'a\"b\\\\c/d'", "'\\n\\t\\1\\31'", "'\\195\\169'", "'\\255'", "true", "false", "cjson.null")
 	}
-	// Tables with one key besides their array part: the order of several
-	// is Lua's hash order (see TestCodecsMatchRedis).
 	a, b := g.value(depth-1), g.value(depth-1)
-	return g.pick("{"+a+", "+b+"}", "{x = "+a+"}", "{"+a+", k = "+b+"}", "{[1] = "+a+", [3] = "+b+"}",
-		"{[1] = "+a+", [20] = "+b+"}", "{}", "{{}}", "{[2.5] = "+a+"}", "{['1'] = "+a+"}")
+	return g.pick("{"+a+", "+b+"}", "{x = "+a+", y = "+b+"}", "{"+a+", k = "+b+"}", "{[1] = "+a+", [3] = "+b+"}",
+		"{[1] = "+a+", [20] = "+b+"}", "{}", "{{}}", "{[2.5] = "+a+"}", "{['1'] = "+a+"}",
+		"{status = "+a+", count = "+b+", reason = 'r', id = 7}", "(function() local t = {} t.alpha = "+a+" t.beta = "+b+" t.gamma = 3 return t end)()")
 }
 
 func (g *codecsGen) call() string {
@@ -87,9 +86,9 @@ end
 // and bit on redis-server and on the engine and wants the same values, or
 // the same error, from each.
 //
-// Known and left: a table with several keys outside its array part is
-// encoded (and walked by pairs and next) in the engine's order, not Lua's,
-// which follows where Lua's hash table places each key.
+// Objects with several string keys are encoded in Lua's hash order, which
+// the VM emulates (luaorder.go); tables that mix other keys in, or lost
+// one, are walked in the order their keys came, which can differ.
 func TestCodecsMatchRedis(t *testing.T) {
 	g := &codecsGen{rand.New(rand.NewSource(*codecsSeed))}
 	head := strings.Replace(numbersHead, "local out = {}\n", "local out = {}\n"+codecsHead, 1)

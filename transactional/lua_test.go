@@ -30,7 +30,7 @@ func (g *luaGen) multi() string {
 
 func (g *luaGen) snippet() string {
 	m := g.multi()
-	switch g.r.Intn(12) {
+	switch g.r.Intn(13) {
 	case 0, 1:
 		return g.pick("{"+m+"}", "{"+m+", 9}", "{("+m+")}", "{9, "+m+"}", "{x = "+m+"}", "{"+m+", nil}", "{nil, "+m+"}", "#{"+m+"}")
 	case 2:
@@ -71,6 +71,12 @@ func (g *luaGen) snippet() string {
 			"pcall(function() return {} < {} end)", "pcall(function() return 1 < 'x' end)", "pcall(function() local t = {} t[nil] = 1 end)",
 			"pcall(function() local t = {} t[0/0] = 1 end)", "pcall(string.rep)", "pcall(string.sub)", "pcall(ipairs)", "pcall(next, {}, 'nokey')",
 			"xpcall(function() error('e') end, function(m) return 'handled: ' .. m end)", "pcall(select, 0, 'a')", "pcall(unpack, {}, 1, 1e8)")
+	case 11:
+		// The order pairs walks string keys in: Lua's hash order.
+		keys := g.pick("{a = 1, b = 2, c = 3}", "{status = 'ok', count = 5, reason = 'none', id = 'abc'}", "{x = 1, y = 2}",
+			"(function() local t = {} for i = 1, "+g.pick("3", "7", "9", "17", "33")+" do t['k' .. i] = i end return t end)()",
+			"(function() local t = {} t.zeta = 1 t.alpha = 2 t.mid = 3 return t end)()", "cjson.decode('{\"b\":1,\"a\":2,\"c\":3,\"zz\":4}')")
+		return "(function() local o = {} for k in pairs(" + keys + ") do o[#o + 1] = k end return table.concat(o, ',') end)()"
 	case 10:
 		return g.pick("(function(...) return select('#', ...) end)(nil, nil)", "(function(...) local a, b = ... return a, b end)(1)",
 			"(function(a, ...) return a, ... end)()", "(function(...) return #{...} end)(1, nil, 3)", "(function(...) local t = {...} return t[3] end)(1, nil, 3)",

@@ -219,6 +219,9 @@ func (tb *LTable) RawSetString(key string, value LValue) {
 
 	if value == LNil {
 		// TODO tb.keys and tb.k2i should also be removed
+		if _, ok := tb.strdict[key]; ok {
+			tb.dels++ // scriptgen: Lua's layout no longer followed
+		}
 		delete(tb.strdict, key)
 	} else {
 		tb.strdict[key] = value
@@ -246,6 +249,9 @@ func (tb *LTable) RawSetH(key LValue, value LValue) {
 
 	if value == LNil {
 		// TODO tb.keys and tb.k2i should also be removed
+		if _, ok := tb.dict[key]; ok {
+			tb.dels++ // scriptgen: Lua's layout no longer followed
+		}
 		delete(tb.dict, key)
 	} else {
 		tb.dict[key] = value
@@ -340,18 +346,16 @@ func (tb *LTable) ForEach(cb func(LValue, LValue)) {
 			}
 		}
 	}
-	if tb.strdict != nil {
-		for k, v := range tb.strdict {
-			if v != LNil {
-				cb(LString(k), v)
-			}
-		}
+	// scriptgen: the hash part in Lua's order where it is emulated, else in
+	// the order keys came (upstream walked Go maps, in random order: two
+	// runs of cjson.encode could differ).
+	keys := tb.luaHashOrder()
+	if keys == nil {
+		keys = tb.keys
 	}
-	if tb.dict != nil {
-		for k, v := range tb.dict {
-			if v != LNil {
-				cb(k, v)
-			}
+	for _, k := range keys {
+		if v := tb.RawGetH(k); v != LNil {
+			cb(k, v)
 		}
 	}
 }
@@ -373,6 +377,22 @@ func (tb *LTable) NextKeyValid(key LValue) bool {
 }
 
 func (tb *LTable) Next(key LValue) (LValue, LValue) {
+	if order := tb.luaHashOrder(); order != nil { // scriptgen
+		i := 0
+		if key != LNil {
+			j, ok := tb.orderIdx[key]
+			if !ok {
+				return LNil, LNil
+			}
+			i = j + 1
+		}
+		for ; i < len(order); i++ {
+			if v := tb.RawGetH(order[i]); v != LNil {
+				return order[i], v
+			}
+		}
+		return LNil, LNil
+	}
 	init := false
 	if key == LNil {
 		key = LNumber(0)

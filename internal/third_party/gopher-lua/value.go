@@ -149,6 +149,14 @@ type LTable struct {
 	// globals: a script's write to the table raises ErrReadonlyTable (the
 	// Raw* methods of Go code still write).
 	readonly bool
+	// scriptgen: what Lua's walk of the hash part needs (luaorder.go):
+	// the node count the constructor asked for, deletions so far, and the
+	// order last computed, for how many keys.
+	nodeHint int
+	dels     int
+	order    []LValue
+	orderIdx map[LValue]int
+	orderOf  int
 }
 
 // ErrReadonlyTable is Redis 7's error for a write to a read-only table
