@@ -132,6 +132,13 @@ func luaNodeOrder(keys []string, hint int) []string {
 	return out
 }
 
+// luaOrder is the order luaHashOrder computed, for how many keys.
+type luaOrder struct {
+	keys []LValue
+	idx  map[LValue]int
+	of   int
+}
+
 // luaHashOrder is the order in which Lua walks tb's hash part when
 // luaNodeOrder emulates it, else nil.
 func (tb *LTable) luaHashOrder() []LValue {
@@ -143,8 +150,8 @@ func (tb *LTable) luaHashOrder() []LValue {
 			return nil
 		}
 	}
-	if tb.order != nil && tb.orderOf == len(tb.keys) {
-		return tb.order
+	if tb.order != nil && tb.order.of == len(tb.keys) {
+		return tb.order.keys
 	}
 	names := make([]string, len(tb.keys))
 	for i, k := range tb.keys {
@@ -154,13 +161,12 @@ func (tb *LTable) luaHashOrder() []LValue {
 		}
 		names[i] = string(s)
 	}
-	order := luaNodeOrder(names, tb.nodeHint)
-	tb.order = make([]LValue, len(order))
-	tb.orderIdx = make(map[LValue]int, len(order))
+	order := luaNodeOrder(names, int(tb.nodeHint))
+	o := &luaOrder{keys: make([]LValue, len(order)), idx: make(map[LValue]int, len(order)), of: len(tb.keys)}
 	for i, k := range order {
-		tb.order[i] = LString(k)
-		tb.orderIdx[LString(k)] = i
+		o.keys[i] = LString(k)
+		o.idx[LString(k)] = i
 	}
-	tb.orderOf = len(tb.keys)
-	return tb.order
+	tb.order = o
+	return o.keys
 }

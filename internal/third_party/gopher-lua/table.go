@@ -380,7 +380,7 @@ func (tb *LTable) Next(key LValue) (LValue, LValue) {
 	if order := tb.luaHashOrder(); order != nil { // scriptgen
 		i := 0
 		if key != LNil {
-			j, ok := tb.orderIdx[key]
+			j, ok := tb.order.idx[key]
 			if !ok {
 				return LNil, LNil
 			}

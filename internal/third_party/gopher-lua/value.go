@@ -152,11 +152,9 @@ type LTable struct {
 	// scriptgen: what Lua's walk of the hash part needs (luaorder.go):
 	// the node count the constructor asked for, deletions so far, and the
 	// order last computed, for how many keys.
-	nodeHint int
-	dels     int
-	order    []LValue
-	orderIdx map[LValue]int
-	orderOf  int
+	nodeHint int32
+	dels     int32
+	order    *luaOrder
 }
 
 // ErrReadonlyTable is Redis 7's error for a write to a read-only table

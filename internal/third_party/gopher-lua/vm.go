@@ -688,7 +688,7 @@ func init() {
 			B := int(inst & 0x1ff)    //GETB
 			C := int(inst>>9) & 0x1ff //GETC
 			v := newLTable(B, C)
-			v.nodeHint = fb2int(C) // scriptgen: the nodes Lua's constructor makes
+			v.nodeHint = int32(fb2int(C)) // scriptgen: the nodes Lua's constructor makes
 			// this section is inlined by go-inline
 			// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'
 			{
