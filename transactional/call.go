@@ -16,14 +16,21 @@ const (
 // call implements redis.call (raise=true) and redis.pcall: the checks of
 // Redis 7's scriptCall, in its order, then a nested dispatch into miniredis.
 func (s *sandbox) call(L *lua.LState, raise bool) int {
-	fail := func(msg string) int {
-		t := errorTable(L, msg)
+	failWith := func(t *lua.LTable) int {
 		if raise {
 			L.Error(t, 0)
 			return 0
 		}
 		L.Push(t)
 		return 1
+	}
+	fail := func(msg string) int { return failWith(errorTable(L, msg)) }
+	// A refusal of the command itself (scriptCall's), unlike a misuse of
+	// redis.call, carries the flag Redis 7.0 adds to a command's errors.
+	refuse := func(msg string) int {
+		t := errorTable(L, msg)
+		t.RawSetString("ignore_error_stats_update", lua.LTrue)
+		return failWith(t)
 	}
 	r := s.run
 	if r == nil {
@@ -55,22 +62,22 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	}
 	info := lookupCommand(args)
 	if info == nil {
-		return fail(luaErrUnknownCommand)
+		return refuse(luaErrUnknownCommand)
 	}
 	if !info.ArityOK(n) {
-		return fail(luaErrWrongArity)
+		return refuse(luaErrWrongArity)
 	}
 	if info.Flags.Has(commands.NoScript) {
-		return fail(luaErrNotAllowed)
+		return refuse(luaErrNotAllowed)
 	}
 	name, _, _ := strings.Cut(info.Name, "|")
 	if (name == "xread" || name == "xreadgroup") && hasBlockOption(args) {
 		// Redis's own text has no ERR code; luaPushError adds it.
-		return fail(strings.Replace(luaErrXreadBlock, "xread", args[0], 1))
+		return refuse(strings.Replace(luaErrXreadBlock, "xread", args[0], 1))
 	}
 	if info.Flags.Has(commands.Write) {
 		if r.readOnly {
-			return fail("-" + msgWriteFromReadOnly)
+			return refuse("-" + msgWriteFromReadOnly)
 		}
 		r.wrote.Store(true)
 		if r.journal != nil {
