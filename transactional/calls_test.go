@@ -57,10 +57,11 @@ func (g *callsGen) call() string {
 		return fn + "('" + g.pick("ZRANGEBYSCORE", "ZCOUNT") + "', 'z', " + sc + ", " + g.pick("'+inf'", "'(1'", sc) + ")"
 	case 9:
 		if g.r.Intn(2) == 0 {
-			return fn + "('" + g.pick("EXPIRE", "PEXPIRE") + "', 's', " + g.pick("100", "0", "-1") + ", " + g.pick("'NX'", "'XX'", "'GT'", "'v'") + ")"
+			return fn + "('" + g.pick("EXPIRE", "PEXPIRE") + "', 's', " + g.pick("100000", "0", "-1") + ", " + g.pick("'NX'", "'XX'", "'GT'", "'v'") + ")"
 		}
 		// Not past 2^62 ms: miniredis clamps such an expiry, Redis keeps it.
-		ttl := g.pick("100", "-1", "0", "'7'", "0.5", "1/0", "-1/0", "0/0", "'x'", "''", "true", "nil", "{}", "'+1'")
+		// Nor a few ms: the engine's clock is its own, Redis's runs on.
+		ttl := g.pick("100000", "-1", "0", "'700000'", "0.5", "1/0", "-1/0", "0/0", "'x'", "''", "true", "nil", "{}", "'+100000'")
 		if g.r.Intn(3) == 0 {
 			return fn + "('SETEX', 's', " + ttl + ", 'v')"
 		}
