@@ -347,7 +347,7 @@ func (s *sandbox) compileChunk(L *lua.LState, src, name string) int {
 	}
 	s.sources[display] = name
 	fn := L.NewFunctionFromProto(proto)
-	fn.Env = s.proxy
+	fn.Env = s.scriptEnv(proto) // the globals the script itself sees
 	L.Push(fn)
 	return 1
 }

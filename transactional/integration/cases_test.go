@@ -209,6 +209,7 @@ var cases = []tcase{
 	simple("globals/setmetatable-library", "setmetatable(math, {})"),
 	simple("globals/G-is-globals", "return tostring(rawget(_G, 'math') == math) .. tostring(_G._G == _G)"),
 	simple("globals/G-metatable-index", "return type(getmetatable(_G).__index)"),
+	simple("globals/loadstring-sees-G", "return loadstring('return tostring(rawget(_G, \\'math\\') == math) .. tostring(_G == _G._G)')()"),
 	simple("globals/G-metatable-rawset", "rawset(getmetatable(_G), '__index', nil)"),
 	simple("globals/string-metatable-rawget", "return type(rawget(getmetatable(''), '__index'))"),
 	simple("globals/pairs-G-has-keys", "local n = 0 for k, v in pairs(_G) do if k == 'KEYS' or k == 'ARGV' then n = n + 1 end end return n"),
