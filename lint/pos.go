@@ -196,8 +196,6 @@ func (p *positions) stmt(st ast.Stmt) {
 		p.function(st.Func, false)
 	case *ast.ReturnStmt:
 		p.exprs(st.Exprs)
-	case *ast.GotoStmt:
-		p.take(st, "kgoto", st.Line())
 	case *ast.LabelStmt:
 		p.take(st, "k::", st.Line())
 	}

@@ -1,5 +1,7 @@
 package transactional
 
+import lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+
 // Redis 7.0's error texts, verbatim, as the sandbox and the EVAL/FUNCTION
 // commands send them. They are named here, in one place, so the differential
 // suite and the engine cannot drift apart silently.
@@ -37,7 +39,7 @@ const (
 	luaErrNotAllowed      = "This Redis command is not allowed from script"
 	luaErrWrongArgs       = "wrong number or type of arguments"
 	luaErrWrongNumArgs    = "wrong number of arguments"
-	luaErrReadonlyTable   = "Attempt to modify a readonly table"
+	luaErrReadonlyTable   = lua.ErrReadonlyTable // the VM raises it too
 	luaErrGlobalAccess    = "Script attempted to access nonexistent global variable '%s'"
 	luaErrRespVersion     = "RESP version must be 2 or 3."
 	luaErrSetReplArgs     = "redis.set_repl() requires two arguments."

@@ -41,10 +41,13 @@ type sandbox struct {
 	functions bool // the FUNCTION engine's state
 	store     *lua.LTable
 	proxy     *lua.LTable
-	// env is the environment of EVAL scripts that assign no global (see
-	// scriptEnv): the store's contents, copied, so that reading a global
-	// is one lookup instead of proxy, metatable and store.
-	env      *lua.LTable
+	// env is the environment of EVAL scripts (see scriptEnv): the store's
+	// contents, copied, so that reading a global is one lookup instead of
+	// proxy, metatable and store.
+	env *lua.LTable
+	// readonly are the tables rawset and setmetatable refuse that the VM
+	// does not mark read-only (LTable.ReadOnly): the proxies and views of
+	// protectWith and readonlyView, and the load-time API of a library.
 	readonly map[*lua.LTable]bool
 	// targets maps each read-only proxy to the table it stands for, so
 	// that pairs and next see the contents, as with Redis's read-only tables.
@@ -139,7 +142,6 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	if smt, ok := L.GetMetatable(lua.LString("")).(*lua.LTable); ok {
 		smt.RawSetString("__index", s.store.RawGetString("string"))
 		smt.SetReadOnly(true)
-		s.readonly[smt] = true
 	}
 	s.redis = s.newRedisTable()
 	s.store.RawSetString("redis", s.protect(s.redis))
@@ -169,7 +171,6 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 		L.SetMetatable(s.env, storeMeta)
 		s.env.SetReadOnly(true)
 		storeMeta.SetReadOnly(true)
-		s.readonly[s.env] = true
 	}
 	return s
 }
@@ -225,7 +226,6 @@ func (s *sandbox) pairs(L *lua.LState) int {
 // it directly (rawget and next included) and cannot write to it.
 func (s *sandbox) protect(lib *lua.LTable) *lua.LTable {
 	lib.SetReadOnly(true)
-	s.readonly[lib] = true
 	return lib
 }
 

@@ -137,16 +137,13 @@ func (ls *LState) OptInt(n int, d int) int {
 	return ls.CheckInt(n) // scriptgen: luaL_optinteger converts as CheckInt does
 }
 
+// OptInt64 is luaL_optinteger: d when argument n is nil or absent, else
+// CheckInt64's (scriptgen: upstream refused strings that convert).
 func (ls *LState) OptInt64(n int, d int64) int64 {
-	v := ls.Get(n)
-	if v == LNil {
+	if ls.Get(n) == LNil {
 		return d
 	}
-	if intv, ok := v.(LNumber); ok {
-		return int64(intv)
-	}
-	ls.TypeError(n, LTNumber)
-	return 0
+	return ls.CheckInt64(n)
 }
 
 func (ls *LState) OptNumber(n int, d LNumber) LNumber {

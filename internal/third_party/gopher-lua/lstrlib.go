@@ -25,14 +25,6 @@ const (
 	specials       = "^$*+?.([%-"
 )
 
-// optInteger is luaL_optinteger: d when argument n is nil or absent.
-func optInteger(L *LState, n int, d int64) int64 {
-	if L.Get(n) == LNil {
-		return d
-	}
-	return L.CheckInt64(n)
-}
-
 // at is s[i], or 0 past the end (a C string's terminator).
 func at(s string, i int) byte {
 	if i >= 0 && i < len(s) {
@@ -56,7 +48,7 @@ func strSub(L *LState) int {
 	s := L.CheckString(1)
 	l := len(s)
 	start := posrelat(L.CheckInt64(2), l)
-	end := posrelat(optInteger(L, 3, -1), l)
+	end := posrelat(L.OptInt64(3, -1), l)
 	if start < 1 {
 		start = 1
 	}
@@ -74,8 +66,8 @@ func strSub(L *LState) int {
 func strByte(L *LState) int {
 	s := L.CheckString(1)
 	l := len(s)
-	posi := posrelat(optInteger(L, 2, 1), l)
-	pose := posrelat(optInteger(L, 3, posi), l)
+	posi := posrelat(L.OptInt64(2, 1), l)
+	pose := posrelat(L.OptInt64(3, posi), l)
 	if posi <= 0 {
 		posi = 1
 	}
@@ -448,7 +440,7 @@ func strFindAux(L *LState, find bool) int {
 	s := L.CheckString(1)
 	p := L.CheckString(2)
 	l1 := len(s)
-	init := posrelat(optInteger(L, 3, 1), l1) - 1
+	init := posrelat(L.OptInt64(3, 1), l1) - 1
 	if init < 0 {
 		init = 0
 	} else if init > int64(l1) {

@@ -16,7 +16,7 @@ func (lv lValueArraySorter) Len() int {
 
 func (lv lValueArraySorter) Swap(i, j int) {
 	if lv.readonly {
-		readonlyWrite(lv.L, &LTable{readonly: true})
+		lv.L.Error(LString(ErrReadonlyTable), 0)
 	}
 	lv.Values[i], lv.Values[j] = lv.Values[j], lv.Values[i]
 }
