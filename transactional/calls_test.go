@@ -17,9 +17,7 @@ var (
 // numbers) to string, hash, sorted-set, list and expiry commands, and the
 // replies Lua gets back (integers, bulk strings, nil as false, status and
 // error tables).
-type callsGen struct{ r *rand.Rand }
-
-func (g *callsGen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
+type callsGen struct{ picker }
 
 func (g *callsGen) arg() string {
 	return g.pick("1", "-1", "0", "-0", "0.1", "1/3", "1e20", "2^53", "2^53+1", "1/0", "-1/0", "0/0", "123456789012345678",
@@ -94,7 +92,7 @@ end
 // the EXPIRE family checks its options before its number; and an expiry
 // past 2^62 ms is clamped by miniredis, kept by Redis.
 func TestCallsMatchRedis(t *testing.T) {
-	g := &callsGen{rand.New(rand.NewSource(*callsSeed))}
+	g := &callsGen{picker{rand.New(rand.NewSource(*callsSeed))}}
 	head := numbersHead + codecsHead + callsShow
 	if differ, _ := matchRedisHead(t, head, *callsRuns, g.call, false); differ > 0 {
 		t.Errorf("%d of %d calls differ", differ, *callsRuns)

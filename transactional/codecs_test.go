@@ -17,9 +17,7 @@ var (
 // cmsgpack (pack and unpack, shown in hex), struct (formats of every size
 // and byte order) and bit (shifts and masks of negative and large
 // numbers).
-type codecsGen struct{ r *rand.Rand }
-
-func (g *codecsGen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
+type codecsGen struct{ picker }
 
 func (g *codecsGen) value(depth int) string {
 	if depth == 0 || g.r.Intn(3) == 0 {
@@ -90,7 +88,7 @@ end
 // the VM emulates (luaorder.go); tables that mix other keys in, or lost
 // one, are walked in the order their keys came, which can differ.
 func TestCodecsMatchRedis(t *testing.T) {
-	g := &codecsGen{rand.New(rand.NewSource(*codecsSeed))}
+	g := &codecsGen{picker{rand.New(rand.NewSource(*codecsSeed))}}
 	head := strings.Replace(numbersHead, "local out = {}\n", "local out = {}\n"+codecsHead, 1)
 	if differ, _ := matchRedisHead(t, head, *codecsRuns, g.call, false); differ > 0 {
 		t.Errorf("%d of %d calls differ", differ, *codecsRuns)

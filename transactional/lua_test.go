@@ -17,9 +17,7 @@ var (
 // every position (calls, varargs, constructors, select, unpack, multiple
 // assignment), escapes and numerals in literals, precedence, closures over
 // loop variables, metamethods, error values and levels, tonumber's bases.
-type luaGen struct{ r *rand.Rand }
-
-func (g *luaGen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
+type luaGen struct{ picker }
 
 // multi is an expression that may stand for several values.
 func (g *luaGen) multi() string {
@@ -119,7 +117,7 @@ local function f3n() return 1, nil, 3 end
 // engine and wants the same values, or the same error, from each: the
 // runner compiles and runs Lua as Redis's Lua 5.1 does.
 func TestLuaMatchesRedis(t *testing.T) {
-	g := &luaGen{rand.New(rand.NewSource(*luaSeed))}
+	g := &luaGen{picker{rand.New(rand.NewSource(*luaSeed))}}
 	head := numbersHead + luaHead // its show shadows numbersHead's
 	if differ, _ := matchRedisHead(t, head, *luaRuns, g.snippet, false); differ > 0 {
 		t.Errorf("%d of %d snippets differ", differ, *luaRuns)

@@ -17,13 +17,19 @@ var (
 	numbersSeed = flag.Int64("numbers.seed", 1, "seed of TestNumbersMatchRedis")
 )
 
+// picker is what the random generators of the *MatchRedis tests share: a
+// seeded source and a choice among strings.
+type picker struct{ r *rand.Rand }
+
+func (p picker) pick(xs ...string) string { return xs[p.r.Intn(len(xs))] }
+
 // numbersGen writes random Lua expressions over numbers and strings that
 // convert to numbers: arithmetic, the conversions between numbers and
 // strings (.., tostring, tonumber, string.format, the string library,
 // table.concat), comparisons and the math library, at values where C and
 // Go tend to part: beyond 2^53, at ±inf and NaN (and NaN's sign), at -0,
 // and in strings of every shape strtod reads.
-type numbersGen struct{ r *rand.Rand }
+type numbersGen struct{ picker }
 
 var numbersLeaves = []string{
 	"0", "1", "-1", "7", "-7", "2.5", "-0.5", "0.1", "(1/3)", "(2/3)", "1e14", "1e15", "123456789012345",
@@ -31,8 +37,6 @@ var numbersLeaves = []string{
 	"math.huge", "-math.huge", "(0/0)", "(-(0/0))", "(-tonumber('0'))", "1763836800123456",
 	"' 12 '", "'0x1A'", "'1e500'", "'5.'", "'.5'", "'-0x10'", "'inf'", "'nan'", "'1e'", "'abc'", "'3'",
 }
-
-func (g *numbersGen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
 
 func (g *numbersGen) expr(depth int) string {
 	if depth == 0 || g.r.Intn(4) == 0 {
@@ -104,7 +108,7 @@ var nanSign = regexp.MustCompile(`-?(nan|NAN)`)
 // where -0 and 0 are one key and the first to come wins (leaves here make
 // -0 at run time instead).
 func TestNumbersMatchRedis(t *testing.T) {
-	g := &numbersGen{rand.New(rand.NewSource(*numbersSeed))}
+	g := &numbersGen{picker{rand.New(rand.NewSource(*numbersSeed))}}
 	differ, nanSigns := matchRedis(t, *numbersRuns, func() string { return g.expr(3) }, true)
 	if differ > 0 {
 		t.Errorf("%d of %d expressions differ", differ, *numbersRuns)

@@ -17,9 +17,7 @@ var (
 // implementations part: positions before, at and past the ends,
 // malformed patterns, captures and back-references, %b and %f, embedded
 // zeros and bytes above 127.
-type stringsGen struct{ r *rand.Rand }
-
-func (g *stringsGen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
+type stringsGen struct{ picker }
 
 func (g *stringsGen) subject() string {
 	return g.pick("''", "'hello world'", "'a.b.c'", "'  x  '", "'key:123:value'", "'aaa'", "'ab\\0cd'", "'%d+'",
@@ -82,7 +80,7 @@ func (g *stringsGen) call() string {
 // does, or a script that parses a member or a key locally parses it
 // otherwise in production.
 func TestStringsMatchRedis(t *testing.T) {
-	g := &stringsGen{rand.New(rand.NewSource(*stringsSeed))}
+	g := &stringsGen{picker{rand.New(rand.NewSource(*stringsSeed))}}
 	if differ, _ := matchRedis(t, *stringsRuns, g.call, false); differ > 0 {
 		t.Errorf("%d of %d calls differ", differ, *stringsRuns)
 	}

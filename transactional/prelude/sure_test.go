@@ -73,45 +73,9 @@ func TestSureWitnesses(t *testing.T) {
 // key after a write that may delete it, and runs whole on such a node: a
 // release of the last slot, an acquire and a refusal.
 func TestSureMigratingSlot(t *testing.T) {
-	cl := clustertest.Start(t)
-	cc := cl.Client(t)
 	ctx := context.Background()
 	key := "{mig}slots"
-	owner, err := cc.MasterForKey(ctx, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slot := int(redisKeySlot(t, ctx, owner, key))
-	var (
-		mu     sync.Mutex // ForEachMaster calls in parallel
-		target string
-	)
-	err = cc.ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error {
-		id, err := n.Do(ctx, "CLUSTER", "MYID").Text()
-		if err != nil {
-			return err
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		if n.Options().Addr != owner.Options().Addr {
-			target = id
-		}
-		return nil
-	})
-	if err != nil || target == "" {
-		t.Fatalf("another primary: %q, %v", target, err)
-	}
-	migrate := func(on bool) {
-		t.Helper()
-		args := []any{"CLUSTER", "SETSLOT", slot, "STABLE"}
-		if on {
-			args = []any{"CLUSTER", "SETSLOT", slot, "MIGRATING", target}
-		}
-		if err := owner.Do(ctx, args...).Err(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Cleanup(func() { migrate(false) })
+	owner, migrate := migratingSlot(t, key)
 
 	// Deleted, then touched: refused half way.
 	touch := "redis.call('ZCARD', KEYS[1])\nredis.call('ZREM', KEYS[1], 'm')\nredis.call('ZADD', KEYS[1], 1, 'q')\nreturn 1\n"
@@ -122,7 +86,7 @@ func TestSureMigratingSlot(t *testing.T) {
 	owner.Del(ctx, key)
 	owner.ZAdd(ctx, key, redis.Z{Score: 1, Member: "m"})
 	migrate(true)
-	err = owner.Eval(ctx, touch, []string{key}).Err()
+	err := owner.Eval(ctx, touch, []string{key}).Err()
 	if err == nil || !strings.Contains(err.Error(), "non local key") {
 		t.Fatalf("EVAL during the migration: %v, want the node's refusal", err)
 	}
@@ -177,35 +141,12 @@ func TestSureMigratingSlotLog(t *testing.T) {
 	if Needed(logSrc) {
 		t.Fatal("log needs the runtime")
 	}
-	cl := clustertest.Start(t)
 	ctx := context.Background()
 	key := "{mig}log"
-	owner, err := cl.Client(t).MasterForKey(ctx, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	slot := redisKeySlot(t, ctx, owner, key)
-	var target string
-	nodes, err := owner.ClusterNodes(ctx).Result()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, line := range strings.Split(nodes, "\n") {
-		f := strings.Fields(line)
-		if len(f) > 2 && strings.Contains(f[2], "master") && !strings.Contains(f[2], "myself") {
-			target = f[0]
-			break
-		}
-	}
-	if target == "" {
-		t.Fatalf("no other primary in\n%s", nodes)
-	}
+	owner, migrate := migratingSlot(t, key)
 	const now = 1700000000000
 	owner.ZAdd(ctx, key, redis.Z{Score: now - 5000, Member: "old"})
-	if err := owner.Do(ctx, "CLUSTER", "SETSLOT", slot, "MIGRATING", target).Err(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { owner.Do(ctx, "CLUSTER", "SETSLOT", slot, "STABLE") })
+	migrate(true)
 	got, err := owner.Eval(ctx, logSrc, []string{key, key}, "[[1000, 5], [1000, 5]]", 1, now).Result()
 	if err != nil {
 		t.Fatalf("log during the migration: %v", err)
@@ -217,6 +158,51 @@ func TestSureMigratingSlotLog(t *testing.T) {
 	if err != nil || fmt.Sprint(members) != fmt.Sprintf("[%d:1 %d:2]", now, now) {
 		t.Errorf("the log holds %v (%v), want the two new entries only", members, err)
 	}
+}
+
+// migratingSlot starts a cluster and returns the primary that owns key's
+// slot and a switch that marks the slot MIGRATING to another primary, or
+// STABLE again (as it is left when the test ends).
+func migratingSlot(t *testing.T, key string) (*redis.Client, func(on bool)) {
+	t.Helper()
+	cc := clustertest.Start(t).Client(t)
+	ctx := context.Background()
+	owner, err := cc.MasterForKey(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slot := int(redisKeySlot(t, ctx, owner, key))
+	var (
+		mu     sync.Mutex // ForEachMaster calls in parallel
+		target string
+	)
+	err = cc.ForEachMaster(ctx, func(ctx context.Context, n *redis.Client) error {
+		id, err := n.Do(ctx, "CLUSTER", "MYID").Text()
+		if err != nil {
+			return err
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if n.Options().Addr != owner.Options().Addr {
+			target = id
+		}
+		return nil
+	})
+	if err != nil || target == "" {
+		t.Fatalf("another primary: %q, %v", target, err)
+	}
+	migrate := func(on bool) {
+		t.Helper()
+		args := []any{"CLUSTER", "SETSLOT", slot, "STABLE"}
+		if on {
+			args = []any{"CLUSTER", "SETSLOT", slot, "MIGRATING", target}
+		}
+		if err := owner.Do(ctx, args...).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { migrate(false) })
+	return owner, migrate
 }
 
 func redisKeySlot(t *testing.T, ctx context.Context, c *redis.Client, key string) int64 {
