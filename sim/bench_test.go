@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"flag"
+	"math"
 	"strconv"
 	"testing"
 	"time"
@@ -56,23 +57,31 @@ func BenchmarkHour(b *testing.B) {
 	}
 }
 
-// BenchmarkCallers is BenchmarkRequest's rate spread over 100 callers with
-// a bucket each: 100 keys with a TTL, which the engine's clock visits on
-// every move, so the cost per request must not grow with the callers.
+// BenchmarkCallers is BenchmarkRequest's rate spread over n callers with
+// a bucket each, arriving at random (Poisson) so that every request is a
+// clock move, with buckets that refill slowly enough to keep n keys alive.
+// Every clock move walks the keys with a TTL (miniredis holds TTLs as
+// durations from its last tick), so the cost per request grows with n;
+// this shows by how much.
 func BenchmarkCallers(b *testing.B) {
-	tb := library(b)["token_bucket"]
-	callers := make([]Caller, 100)
-	for i := range callers {
-		callers[i] = Caller{Name: "c" + strconv.Itoa(i), Rate: 10}
-	}
-	w := Workload{Duration: time.Duration(b.N) * time.Millisecond, Interval: time.Second, Callers: callers}
-	b.ReportAllocs()
-	b.ResetTimer()
-	rep, err := Run(context.Background(), w, Limiter{Script: tb, Args: map[string]string{"capacity": "10", "rate": "5", "period_ms": "1000"}})
-	if err != nil {
-		b.Fatal(err)
-	}
-	if got := rep.Results[0].Totals().Requested; got < int64(b.N)-100 || got > int64(b.N)+100 {
-		b.Fatalf("simulated %d requests, want about %d", got, b.N)
+	for _, n := range []int{10, 1000, 5000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			tb := library(b)["token_bucket"]
+			callers := make([]Caller, n)
+			for i := range callers {
+				callers[i] = Caller{Name: "c" + strconv.Itoa(i), Rate: 1000 / float64(n), Poisson: true}
+			}
+			w := Workload{Duration: time.Duration(b.N) * time.Millisecond, Interval: time.Second, Callers: callers}
+			b.ReportAllocs()
+			b.ResetTimer()
+			rep, err := Run(context.Background(), w, Limiter{Script: tb, Args: map[string]string{"capacity": "10", "rate": "1", "period_ms": "600000"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			// Poisson arrivals: about b.N requests, within a few deviations.
+			if got, want := rep.Results[0].Totals().Requested, int64(b.N); math.Abs(float64(got-want)) > 5*math.Sqrt(float64(want))+10 {
+				b.Fatalf("simulated %d requests, want about %d", got, want)
+			}
+		})
 	}
 }

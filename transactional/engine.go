@@ -306,15 +306,12 @@ func (e *Engine) SetTime(t time.Time) {
 	e.setMiniredisTime(t)
 }
 
-// setMiniredisTime moves miniredis's clock to t. Redis keeps a key until
-// the clock is past its expiry (keyIsExpired: now > when), so at the exact
-// millisecond the key still reads, with PTTL 0; miniredis deletes a key
-// whose TTL reaches 0. Keys that would reach exactly 0 are given one more
-// nanosecond first: they live until the clock moves on at all, and PTTL,
-// TTL and PEXPIRETIME, which round down, read as Redis's do.
+// setMiniredisTime moves miniredis's clock to t, expiring keys as Redis
+// would (see store.advance): at the exact millisecond of its expiry a key
+// still reads, with PTTL 0, and it goes when the clock moves on at all.
 func (e *Engine) setMiniredisTime(t time.Time) {
 	e.m.Lock()
-	e.store.keepExpiringAt(t)
+	e.store.advance(t)
 	e.m.Unlock()
 	e.m.SetTime(t)
 }

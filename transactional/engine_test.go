@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand"
 	"reflect"
 	"runtime"
 	"strings"
@@ -314,4 +315,101 @@ func TestCoroutinesDoNotLeakGoroutines(t *testing.T) {
 	if _, err := fast.Do("EVAL", "local co = coroutine.wrap(function() while true do end end); co()", "0"); err == nil {
 		t.Error("an endless loop inside a coroutine was not stopped")
 	}
+}
+
+// TestClockMovesExpire moves the virtual clock in random steps, some
+// landing exactly on expiries, over keys of several types with random
+// TTLs, and checks after each move what Redis would answer: a key exists
+// until the clock is past its expiry, with PTTL the time left, and DBSIZE
+// counts only those. Half way, a hash field gets a TTL (HEXPIRE, served by
+// Do), which hands the moves to miniredis's own tick; the answers must not
+// change.
+func TestClockMovesExpire(t *testing.T) {
+	e := newEngine(t)
+	r := rand.New(rand.NewSource(1))
+	const n = 300
+	deadline := map[string]int64{} // absolute ms; absent: no TTL
+	for i := 0; i < n; i++ {
+		k := fmt.Sprintf("k%d", i)
+		switch i % 3 {
+		case 0:
+			mustDo(t, e, "SET", k, "v")
+		case 1:
+			mustDo(t, e, "HSET", k, "f", "v")
+		default:
+			mustDo(t, e, "ZADD", k, "1", "m")
+		}
+		if i%10 == 0 {
+			continue
+		}
+		ms := int64(1 + r.Intn(3000))
+		if i%2 == 0 {
+			mustDo(t, e, "PEXPIRE", k, fmt.Sprint(ms))
+		} else {
+			mustDo(t, e, "EVAL", "return redis.call('PEXPIREAT', KEYS[1], ARGV[1])", "1", k, fmt.Sprint(e.Now().UnixMilli()+ms))
+		}
+		deadline[k] = e.Now().UnixMilli() + ms
+	}
+	check := func(step int) {
+		t.Helper()
+		now := e.Now().UnixMilli()
+		live := 0
+		for i := 0; i < n; i++ {
+			k := fmt.Sprintf("k%d", i)
+			at, ttl := deadline[k]
+			want := int64(-1)
+			switch {
+			case ttl && now > at:
+				want = -2
+			case ttl:
+				want = at - now
+			}
+			if want != -2 {
+				live++
+			}
+			if got := mustDo(t, e, "PTTL", k); got != want {
+				t.Fatalf("step %d, %d ms in: PTTL %s = %v, want %d", step, now, k, got, want)
+			}
+			if want == 0 && i%3 == 0 { // keeps its expiry, due this very millisecond
+				mustDo(t, e, "SET", k, "w", "KEEPTTL")
+			}
+		}
+		if got := mustDo(t, e, "DBSIZE"); got != int64(live+1) { // +1: the hash with a field TTL, or the marker
+			t.Fatalf("step %d: DBSIZE = %v, want %d", step, got, live+1)
+		}
+	}
+	mustDo(t, e, "SET", "marker", "v")
+	for step := 0; e.Now().UnixMilli() <= maxDeadline(deadline); step++ {
+		if step == 40 {
+			mustDo(t, e, "DEL", "marker")
+			mustDo(t, e, "HSET", "fields", "a", "1", "b", "2")
+			if got := mustDo(t, e, "HEXPIRE", "fields", "100000", "FIELDS", "1", "a"); !reflect.DeepEqual(got, []any{int64(1)}) {
+				t.Fatalf("HEXPIRE = %v", got)
+			}
+		}
+		d := time.Duration(r.Intn(40)) * time.Millisecond
+		if r.Intn(4) == 0 { // exactly onto the next expiry
+			next := int64(-1)
+			for _, at := range deadline {
+				if at >= e.Now().UnixMilli() && (next < 0 || at < next) {
+					next = at
+				}
+			}
+			if next >= 0 {
+				d = time.Duration(next-e.Now().UnixMilli()) * time.Millisecond
+			}
+		}
+		e.Advance(d)
+		check(step)
+	}
+}
+
+func maxDeadline(m map[string]int64) int64 {
+	var max int64
+	for _, at := range m {
+		if at > max {
+			max = at
+		}
+	}
+	return max
 }

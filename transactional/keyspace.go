@@ -49,12 +49,12 @@ func unexportedAt(v reflect.Value, i int) reflect.Value {
 // miniredis's lock.
 type store struct {
 	m reflect.Value // the Miniredis struct
-	// What keepExpiringAt reads on every clock move, typed: the clock
-	// miniredis's TTLs are relative to, the databases, and the offset of
-	// the TTL map in a database.
-	lastTickAt *time.Time
-	dbs        *map[int]*miniredis.RedisDB
-	ttlAt      uintptr
+	// What advance reads on every clock move, typed: the clock miniredis's
+	// TTLs are relative to, the databases, and the offsets of the TTL maps
+	// in a database.
+	lastTickAt        *time.Time
+	dbs               *map[int]*miniredis.RedisDB
+	ttlAt, hashTTLsAt uintptr
 }
 
 func newStore(m *miniredis.Miniredis) *store {
@@ -64,6 +64,8 @@ func newStore(m *miniredis.Miniredis) *store {
 	var db miniredis.RedisDB
 	ttl := fieldOf[map[string]time.Duration](reflect.ValueOf(&db).Elem(), "ttl")
 	s.ttlAt = uintptr(unsafe.Pointer(ttl)) - uintptr(unsafe.Pointer(&db))
+	hashTTLs := fieldOf[map[string]map[string]time.Duration](reflect.ValueOf(&db).Elem(), "hashTTLs")
+	s.hashTTLsAt = uintptr(unsafe.Pointer(hashTTLs)) - uintptr(unsafe.Pointer(&db))
 	return s
 }
 
@@ -103,24 +105,77 @@ func (s *store) db(i int) reflect.Value {
 	return db
 }
 
-// keepExpiringAt makes the keys that expire exactly at t outlive a move of
-// the clock to t by a nanosecond (see Engine.setMiniredisTime).
-func (s *store) keepExpiringAt(t time.Time) {
+// advance moves the TTLs of every database from miniredis's last tick to
+// t, as miniredis's own tick would on the next command, and expires the
+// keys that t leaves behind. miniredis's tick sorts every key of the
+// database (not only those with a TTL) on each clock move, which made a
+// simulation with thousands of keys cost a sort of them all per request;
+// this walks only the keys with a TTL. Redis keeps a key until the clock is
+// past its expiry (keyIsExpired: now > when), so at the exact millisecond
+// the key still reads, with PTTL 0, where miniredis deletes a key whose TTL
+// reaches 0: such keys are left a nanosecond, and go at the next move.
+//
+// It reports whether it moved the clock: a database with hash-field TTLs
+// (HEXPIRE, which Redis 7.0 does not have but Do serves) is left to
+// miniredis's tick, which expires fields as well; so is a move backwards,
+// which miniredis's SetTime handles.
+func (s *store) advance(t time.Time) bool {
 	last := *s.lastTickAt
-	if t.Before(last) {
-		return
+	if !t.After(last) {
+		return false
 	}
 	elapsed := t.Sub(last)
-	// Typed maps, not reflect's: this runs on every clock move, for every
-	// key with a TTL, and a simulation moves the clock per request.
 	for _, db := range *s.dbs {
-		ttls := *(*map[string]time.Duration)(unsafe.Add(unsafe.Pointer(db), s.ttlAt))
+		if len(*s.hashTTLs(db)) > 0 {
+			s.keepExpiringAt(elapsed)
+			return false
+		}
+	}
+	var due []string
+	for _, db := range *s.dbs {
+		ttls := *s.ttls(db)
+		due = due[:0]
+		for k, d := range ttls {
+			switch d -= elapsed; {
+			case d == 0:
+				d = 1
+			case d < 0:
+				due = append(due, k)
+			}
+			ttls[k] = d
+		}
+		if len(due) > 0 {
+			v := reflect.ValueOf(db).Elem()
+			for _, k := range due {
+				s.del(v, k)
+			}
+		}
+	}
+	*s.lastTickAt = t
+	return true
+}
+
+// keepExpiringAt gives the keys whose TTL an advance of elapsed brings to
+// exactly 0 one more nanosecond (see advance), for miniredis's tick.
+func (s *store) keepExpiringAt(elapsed time.Duration) {
+	for _, db := range *s.dbs {
+		ttls := *s.ttls(db)
 		for k, d := range ttls {
 			if d == elapsed {
 				ttls[k] = elapsed + 1
 			}
 		}
 	}
+}
+
+// ttls and hashTTLs are db's TTL maps, typed: they are read on every clock
+// move.
+func (s *store) ttls(db *miniredis.RedisDB) *map[string]time.Duration {
+	return (*map[string]time.Duration)(unsafe.Add(unsafe.Pointer(db), s.ttlAt))
+}
+
+func (s *store) hashTTLs(db *miniredis.RedisDB) *map[string]map[string]time.Duration {
+	return (*map[string]map[string]time.Duration)(unsafe.Add(unsafe.Pointer(db), s.hashTTLsAt))
 }
 
 // fieldOf is unexported as a typed pointer; it panics, as unexported does,
