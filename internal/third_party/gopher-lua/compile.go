@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"sync/atomic"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
 )
@@ -1348,6 +1349,7 @@ func compileFunctionExpr(context *funcContext, funcexpr *ast.FunctionExpr, ec *e
 	context.EndScope()
 	context.CheckUnresolvedGoto()
 	context.Proto.Code = context.Code.List()
+	context.Proto.icache = make([]atomic.Pointer[icEntry], len(context.Proto.Code)) // scriptgen
 	context.Proto.DbgSourcePositions = context.Code.PosList()
 	context.Proto.DbgUpvalues = context.Upvalues.Names()
 	context.Proto.NumUpvalues = uint8(len(context.Proto.DbgUpvalues))

@@ -3,6 +3,7 @@ package lua
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 )
 
 const (
@@ -40,6 +41,40 @@ type FunctionProto struct {
 	DbgUpvalues        []string
 
 	stringConstants []string
+	// scriptgen: icache[pc] is where the instruction at pc, a get with a
+	// constant string key, last found its key in a read-only table.
+	icache []atomic.Pointer[icEntry]
+}
+
+// icEntry says that a constant key lives at vals[idx] of tb (scriptgen).
+// A string key keeps its slot in a table for good, so the entry stays
+// right for as long as the instruction meets the same table, whatever is
+// stored there since; only read-only tables (the libraries, a script's
+// globals) are cached, which a script meets on every run. Entries are
+// immutable and swapped whole, so protos shared between goroutines are
+// safe.
+type icEntry struct {
+	tb  *LTable
+	idx int
+}
+
+// getFieldStringAt is getFieldString for the instruction at cf's current
+// pc, through its cache entry (scriptgen).
+func (ls *LState) getFieldStringAt(obj LValue, key string, cf *callFrame) LValue {
+	if tb, ok := obj.(*LTable); ok && tb.readonly {
+		if ic := cf.Fn.Proto.icache; ic != nil {
+			e := &ic[cf.Pc-1]
+			if c := e.Load(); c != nil && c.tb == tb {
+				if v := tb.vals[c.idx]; v != LNil {
+					return v
+				}
+			} else if i, ok := tb.strdict[key]; ok && tb.vals[i] != LNil {
+				e.Store(&icEntry{tb, i})
+				return tb.vals[i]
+			}
+		}
+	}
+	return ls.getFieldString(obj, key)
 }
 
 /* Upvalue {{{ */

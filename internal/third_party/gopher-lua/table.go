@@ -50,7 +50,7 @@ func newLTable(acap int, hcap int) *LTable {
 		tb.array = make([]LValue, 0, acap)
 	}
 	if hcap != 0 {
-		tb.strdict = make(map[string]LValue, hcap)
+		tb.strdict = make(map[string]int, hcap)
 	}
 	return tb
 }
@@ -209,28 +209,22 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 
 // RawSetString sets a given LValue to a given string index without the __newindex metamethod.
 func (tb *LTable) RawSetString(key string, value LValue) {
-	if tb.strdict == nil {
-		tb.strdict = make(map[string]LValue, defaultHashCap)
-	}
-	if tb.keys == nil {
-		tb.keys = []LValue{}
-		tb.k2i = map[LValue]int{}
-	}
-
-	if value == LNil {
-		// TODO tb.keys and tb.k2i should also be removed
-		if _, ok := tb.strdict[key]; ok {
+	if i, ok := tb.strdict[key]; ok {
+		if value == LNil && tb.vals[i] != LNil {
 			tb.dels++ // scriptgen: Lua's layout no longer followed
 		}
-		delete(tb.strdict, key)
-	} else {
-		tb.strdict[key] = value
-		lkey := LString(key)
-		if _, ok := tb.k2i[lkey]; !ok {
-			tb.k2i[lkey] = len(tb.keys)
-			tb.keys = append(tb.keys, lkey)
-		}
+		tb.vals[i] = value
+		return
 	}
+	if value == LNil {
+		return
+	}
+	if tb.strdict == nil {
+		tb.strdict = make(map[string]int, defaultHashCap)
+	}
+	tb.strdict[key] = len(tb.keys)
+	tb.keys = append(tb.keys, LString(key))
+	tb.vals = append(tb.vals, value)
 }
 
 // RawSetH sets a given LValue to a given index without the __newindex metamethod.
@@ -242,8 +236,7 @@ func (tb *LTable) RawSetH(key LValue, value LValue) {
 	if tb.dict == nil {
 		tb.dict = make(map[LValue]LValue, len(tb.strdict))
 	}
-	if tb.keys == nil {
-		tb.keys = []LValue{}
+	if tb.k2i == nil {
 		tb.k2i = map[LValue]int{}
 	}
 
@@ -258,6 +251,7 @@ func (tb *LTable) RawSetH(key LValue, value LValue) {
 		if _, ok := tb.k2i[key]; !ok {
 			tb.k2i[key] = len(tb.keys)
 			tb.keys = append(tb.keys, key)
+			tb.vals = append(tb.vals, LNil)
 		}
 	}
 }
@@ -277,11 +271,8 @@ func (tb *LTable) RawGet(key LValue) LValue {
 			return tb.array[index]
 		}
 	case LString:
-		if tb.strdict == nil {
-			return LNil
-		}
-		if ret, ok := tb.strdict[string(v)]; ok {
-			return ret
+		if i, ok := tb.strdict[string(v)]; ok {
+			return tb.vals[i]
 		}
 		return LNil
 	}
@@ -309,11 +300,8 @@ func (tb *LTable) RawGetInt(key int) LValue {
 // RawGet returns an LValue associated with a given key without __index metamethod.
 func (tb *LTable) RawGetH(key LValue) LValue {
 	if s, sok := key.(LString); sok {
-		if tb.strdict == nil {
-			return LNil
-		}
-		if v, vok := tb.strdict[string(s)]; vok {
-			return v
+		if i, ok := tb.strdict[string(s)]; ok {
+			return tb.vals[i]
 		}
 		return LNil
 	}
@@ -328,13 +316,20 @@ func (tb *LTable) RawGetH(key LValue) LValue {
 
 // RawGetString returns an LValue associated with a given key without __index metamethod.
 func (tb *LTable) RawGetString(key string) LValue {
-	if tb.strdict == nil {
-		return LNil
-	}
-	if v, vok := tb.strdict[string(key)]; vok {
-		return v
+	if i, ok := tb.strdict[key]; ok {
+		return tb.vals[i]
 	}
 	return LNil
+}
+
+// keyIndex is key's place in tb.keys, and whether the table has held it.
+func (tb *LTable) keyIndex(key LValue) (int, bool) {
+	if s, ok := key.(LString); ok {
+		i, ok := tb.strdict[string(s)]
+		return i, ok
+	}
+	i, ok := tb.k2i[key]
+	return i, ok
 }
 
 // ForEach iterates over this table of elements, yielding each in turn to a given function.
@@ -372,7 +367,7 @@ func (tb *LTable) NextKeyValid(key LValue) bool {
 	if kv, ok := key.(LNumber); ok && isInteger(kv) && kv >= 1 && int(kv) <= len(tb.array) {
 		return true
 	}
-	_, ok := tb.k2i[key]
+	_, ok := tb.keyIndex(key)
 	return ok
 }
 
@@ -421,7 +416,8 @@ func (tb *LTable) Next(key LValue) (LValue, LValue) {
 		}
 	}
 
-	for i := tb.k2i[key] + 1; i < len(tb.keys); i++ {
+	start, _ := tb.keyIndex(key)
+	for i := start + 1; i < len(tb.keys); i++ {
 		key := tb.keys[i]
 		if v := tb.RawGetH(key); v != LNil {
 			return key, v

@@ -140,9 +140,16 @@ func (nm LNumber) Format(f fmt.State, c rune) {
 type LTable struct {
 	Metatable LValue
 
-	array   []LValue
-	dict    map[LValue]LValue
-	strdict map[string]LValue
+	array []LValue
+	dict  map[LValue]LValue
+	// scriptgen: strdict holds where a string key's value is in vals,
+	// which runs parallel to keys (an entry for a non-string key, whose
+	// value is in dict, stays nil). A string key keeps its slot for
+	// good: deleting it stores nil there, as upstream kept it in keys.
+	// A fixed slot is what lets the VM cache where a constant key was
+	// found (see icEntry); k2i now holds non-string keys only.
+	strdict map[string]int
+	vals    []LValue
 	keys    []LValue
 	k2i     map[LValue]int
 	// scriptgen: readonly, as Redis 7's Lua marks its libraries and
