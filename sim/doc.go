@@ -25,19 +25,27 @@
 // side by side at the cost of one on a multi-core machine. Within one
 // limiter requests are sequential: each is a full EVALSHA run in the engine
 // (through Engine.EvalSHA, which skips the RESP command line and miniredis's
-// dispatch but nothing of the run), about 7 µs for token_bucket on a
+// dispatch but nothing of the run), about 5.6 µs for token_bucket on a
 // 2-core EPYC. One virtual hour at 1,000 requests/s (3.6 M runs) takes
-// about 26 s in BenchmarkHour (-hour; 31 s before the change below;
-// BenchmarkRequest projects it from a short run: 36 s before
-// Engine.EvalSHA, the copied globals and the integer fast paths, 26 s
-// after, benchstat over 6 runs each), down from 56 s at first; then 24 s
-// (-17.5% against 29.6 s in one benchstat run, p = 0.002) once the VM,
-// copied into internal/third_party/gopher-lua, looked at the kill context
-// every 256 instructions instead of before each. Not the 10 s aimed for,
-// which would leave 2.8 µs a request. What remains is mostly gopher-lua
-// interpreting the script (some 200 instructions a request), garbage
-// collection 15-20%, and miniredis serving redis.call most of the rest.
-// Going below that means another interpreter, or a path that skips the
-// engine the scripts are tested on; the figure is kept
-// honest instead.
+// about 21 s (BenchmarkRequest's hour-s projects 20 s from a short run;
+// BenchmarkHour, with -hour, ran it whole in 21.3 s). It took 56 s at first; the
+// steps since, each measured with benchstat against the one before:
+// Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s); the
+// VM, copied into internal/third_party/gopher-lua, looking at its kill
+// context every 256 instructions (-17.5%); clock moves that walk only the
+// keys with a TTL instead of sorting every key (-10%); and string keys in
+// fixed table slots, which lets global and library lookups skip hashing
+// (-5 to -10%, within this machine's noise). Not the 10 s aimed for, which
+// would leave 2.8 µs a request: gopher-lua interpreting the script (some
+// 200 instructions) and its three redis.calls into miniredis take most of
+// what is left, garbage collection 10-15%. Going below that means another
+// interpreter, or a path that skips the engine the scripts are tested on;
+// the figure is kept honest instead.
+//
+// Many callers cost more per request when each has a key with a TTL:
+// miniredis holds a TTL as a duration from its last clock move, so each
+// move walks every key with a TTL. BenchmarkCallers measures it with
+// Poisson arrivals (a move per request): 5 µs a request with 10 live keys,
+// 26 µs with 1,000, 68 µs with 5,000 (641 µs before the walk replaced
+// miniredis's sort of every key).
 package sim
