@@ -6,9 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math/rand"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -379,7 +381,7 @@ func TestClockMovesExpire(t *testing.T) {
 		}
 	}
 	mustDo(t, e, "SET", "marker", "v")
-	for step := 0; e.Now().UnixMilli() <= maxDeadline(deadline); step++ {
+	for step := 0; e.Now().UnixMilli() <= slices.Max(slices.Collect(maps.Values(deadline))); step++ {
 		if step == 40 {
 			mustDo(t, e, "DEL", "marker")
 			mustDo(t, e, "HSET", "fields", "a", "1", "b", "2")
@@ -402,14 +404,4 @@ func TestClockMovesExpire(t *testing.T) {
 		e.Advance(d)
 		check(step)
 	}
-}
-
-func maxDeadline(m map[string]int64) int64 {
-	var max int64
-	for _, at := range m {
-		if at > max {
-			max = at
-		}
-	}
-	return max
 }

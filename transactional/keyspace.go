@@ -61,12 +61,16 @@ func newStore(m *miniredis.Miniredis) *store {
 	s := &store{m: reflect.ValueOf(m).Elem()}
 	s.lastTickAt = fieldOf[time.Time](s.m, "lastTick")
 	s.dbs = fieldOf[map[int]*miniredis.RedisDB](s.m, "dbs")
-	var db miniredis.RedisDB
-	ttl := fieldOf[map[string]time.Duration](reflect.ValueOf(&db).Elem(), "ttl")
-	s.ttlAt = uintptr(unsafe.Pointer(ttl)) - uintptr(unsafe.Pointer(&db))
-	hashTTLs := fieldOf[map[string]map[string]time.Duration](reflect.ValueOf(&db).Elem(), "hashTTLs")
-	s.hashTTLsAt = uintptr(unsafe.Pointer(hashTTLs)) - uintptr(unsafe.Pointer(&db))
+	s.ttlAt = dbFieldOffset[map[string]time.Duration]("ttl")
+	s.hashTTLsAt = dbFieldOffset[map[string]map[string]time.Duration]("hashTTLs")
 	return s
+}
+
+// dbFieldOffset is the offset of field name, of type T, in a RedisDB.
+func dbFieldOffset[T any](name string) uintptr {
+	var db miniredis.RedisDB
+	f := fieldOf[T](reflect.ValueOf(&db).Elem(), name)
+	return uintptr(unsafe.Pointer(f)) - uintptr(unsafe.Pointer(&db))
 }
 
 // now is miniredis's effectiveNow.
@@ -115,20 +119,19 @@ func (s *store) db(i int) reflect.Value {
 // the key still reads, with PTTL 0, where miniredis deletes a key whose TTL
 // reaches 0: such keys are left a nanosecond, and go at the next move.
 //
-// It reports whether it moved the clock: a database with hash-field TTLs
-// (HEXPIRE, which Redis 7.0 does not have but Do serves) is left to
-// miniredis's tick, which expires fields as well; so is a move backwards,
-// which miniredis's SetTime handles.
-func (s *store) advance(t time.Time) bool {
+// A database with hash-field TTLs (HEXPIRE, which Redis 7.0 does not have
+// but Do serves) is left to miniredis's tick, which expires fields as well;
+// so is a move backwards, which miniredis's SetTime handles.
+func (s *store) advance(t time.Time) {
 	last := *s.lastTickAt
 	if !t.After(last) {
-		return false
+		return
 	}
 	elapsed := t.Sub(last)
 	for _, db := range *s.dbs {
 		if len(*s.hashTTLs(db)) > 0 {
 			s.keepExpiringAt(elapsed)
-			return false
+			return
 		}
 	}
 	var due []string
@@ -152,7 +155,6 @@ func (s *store) advance(t time.Time) bool {
 		}
 	}
 	*s.lastTickAt = t
-	return true
 }
 
 // keepExpiringAt gives the keys whose TTL an advance of elapsed brings to

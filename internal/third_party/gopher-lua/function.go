@@ -68,9 +68,11 @@ func (ls *LState) getFieldStringAt(obj LValue, key string, cf *callFrame) LValue
 				if v := tb.vals[c.idx]; v != LNil {
 					return v
 				}
-			} else if i, ok := tb.strdict[key]; ok && tb.vals[i] != LNil {
-				e.Store(&icEntry{tb, i})
-				return tb.vals[i]
+			} else if i, ok := tb.strdict[key]; ok {
+				if v := tb.vals[i]; v != LNil {
+					e.Store(&icEntry{tb, i})
+					return v
+				}
 			}
 		}
 	}
