@@ -3,7 +3,6 @@ module github.com/scriptgen/scriptgen
 go 1.26.8
 
 require (
-	github.com/alicebob/miniredis/v2 v2.40.0
 	github.com/dave/jennifer v1.7.1
 	github.com/go-redis/redis_rate/v10 v10.0.1
 	github.com/minio/crc64nvme v1.1.1
@@ -26,7 +25,6 @@ require (
 	github.com/klauspost/cpuid/v2 v2.4.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
-	github.com/yuin/gopher-lua v1.1.2 // indirect
 	go.uber.org/atomic v1.12.0 // indirect
 	golang.org/x/image v0.24.0 // indirect
 	golang.org/x/text v0.22.0 // indirect

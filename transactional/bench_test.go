@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // benchScript is a typical 5-command script: a hash-based counter with a

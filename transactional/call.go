@@ -84,12 +84,25 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 			s.e.record(r.journal, s.e.cs.selectedDB(s.e.inner), args)
 		}
 	}
-	raw := s.e.dispatchInner(args, r.resp3)
+	if !r.resp3 || !pairsReply(strings.ToUpper(name), args[1:]) {
+		out := s.e.dispatchToLua(L, args, r.resp3)
+		if emptyingStores[name] {
+			s.e.dropEmpty(args[1])
+		}
+		switch {
+		case !out.done:
+			return fail("ERR incomplete reply from " + args[0])
+		case out.isErr && raise:
+			L.Error(out.value, 0)
+			return 0
+		}
+		L.Push(out.value)
+		return 1
+	}
+	// A RESP3 run's pairs replies are regrouped as RESP (regroupPairs).
+	raw := regroupPairs(s.e.dispatchInner(args, r.resp3))
 	if emptyingStores[name] {
 		s.e.dropEmpty(args[1])
-	}
-	if r.resp3 && pairsReply(strings.ToUpper(name), args[1:]) {
-		raw = regroupPairs(raw)
 	}
 	if v, n, ok := fastReplyToLua(L, raw, r.resp3); ok && n == len(raw) {
 		L.Push(v)

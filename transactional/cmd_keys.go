@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
-	"github.com/alicebob/miniredis/v2/server"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 
 	"github.com/scriptgen/scriptgen/transactional/rdb"
 )

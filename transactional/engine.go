@@ -11,8 +11,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/alicebob/miniredis/v2"
-	"github.com/alicebob/miniredis/v2/server"
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
 // DefaultStart is where an Engine's virtual clock starts unless WithClock or
@@ -45,6 +46,7 @@ type Engine struct {
 	// under miniredis's lock.
 	inner    *server.Peer
 	innerBuf bytes.Buffer
+	sink     luaSink // takes the inner peer's replies during dispatchToLua
 	innerW   *bufio.Writer
 
 	doMu      sync.Mutex
@@ -372,6 +374,20 @@ func (e *Engine) Listen(addr string) (net.Addr, error) {
 		}
 	}()
 	return l.Addr(), nil
+}
+
+// dispatchToLua runs one command from a script on the nested peer and
+// returns the sink holding its reply as a Lua value: miniredis's replies
+// go straight into Lua values, with no RESP written and parsed back. The
+// caller holds miniredis's lock.
+func (e *Engine) dispatchToLua(L *lua.LState, args []string, resp3 bool) *luaSink {
+	s := &e.sink
+	s.reset(L, resp3)
+	e.inner.Resp3 = resp3
+	e.inner.SetSink(s)
+	defer e.inner.SetSink(nil)
+	e.srv.Dispatch(e.inner, args)
+	return s
 }
 
 // dispatchInner runs one command from a script on the nested peer and

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alicebob/miniredis/v2/server"
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
 // evalScript is one entry of the script cache (SCRIPT LOAD / EVAL).

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alicebob/miniredis/v2/server"
 	"github.com/scriptgen/scriptgen/internal/commands"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
 // scriptCommands are the commands the engine serves instead of miniredis.

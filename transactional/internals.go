@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"unsafe"
 
-	"github.com/alicebob/miniredis/v2/server"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
 // miniredis keeps each connection's state (selected DB, AUTH, MULTI queue,

@@ -3,8 +3,8 @@ package transactional
 import (
 	"strings"
 
-	"github.com/alicebob/miniredis/v2/server"
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
 	"github.com/scriptgen/scriptgen/transactional/prelude"

@@ -6,7 +6,7 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/alicebob/miniredis/v2"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // miniredis exposes its keyspace only through methods that take its lock,

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/alicebob/miniredis/v2/server"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
 // killReason says why a running script was stopped.

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/alicebob/miniredis/v2/server"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
 // Redis reads an integer, argument or stored value, with string2ll, which
