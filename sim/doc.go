@@ -25,22 +25,30 @@
 // side by side at the cost of one on a multi-core machine. Within one
 // limiter requests are sequential: each is a full EVALSHA run in the engine
 // (through Engine.EvalSHA, which skips the RESP command line and miniredis's
-// dispatch but nothing of the run), about 5.6 µs for token_bucket on a
+// dispatch but nothing of the run), about 4.9 µs for token_bucket on a
 // 2-core EPYC. One virtual hour at 1,000 requests/s (3.6 M runs) takes
-// about 21 s (BenchmarkRequest's hour-s projects 20 s from a short run;
-// BenchmarkHour, with -hour, ran it whole in 21.3 s). It took 56 s at first; the
-// steps since, each measured with benchstat against the one before:
-// Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s); the
-// VM, copied into internal/third_party/gopher-lua, looking at its kill
+// 19-21 s (BenchmarkHour, with -hour, ran it whole in 19.2 and 20.6 s, and
+// the previous engine in 22.0 and 24.8 s beside them). It took 56 s at
+// first; the steps since, each measured with benchstat against the one
+// before: Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s);
+// the VM, copied into internal/third_party/gopher-lua, looking at its kill
 // context every 256 instructions (-17.5%); clock moves that walk only the
-// keys with a TTL instead of sorting every key (-10%); and string keys in
-// fixed table slots, which lets global and library lookups skip hashing
-// (-5 to -10%, within this machine's noise). Not the 10 s aimed for, which
-// would leave 2.8 µs a request: gopher-lua interpreting the script (some
-// 200 instructions) and its three redis.calls into miniredis take most of
-// what is left, garbage collection 10-15%. Going below that means another
-// interpreter, or a path that skips the engine the scripts are tested on;
-// the figure is kept honest instead.
+// keys with a TTL instead of sorting every key (-10%); string keys in fixed
+// table slots, which lets global and library lookups skip hashing (-5 to
+// -10%, within this machine's noise); and miniredis, copied into
+// internal/third_party/miniredis, handing a redis.call's reply to the
+// script as Lua values where it wrote RESP with fmt for the engine to parse
+// back (-17%). Not the 10 s aimed for, which would leave 2.8 µs a request.
+// What is left is spread thin: gopher-lua's instruction loop and calls
+// (about 40%: some 200 instructions, five calls of a Lua function and
+// fourteen of Go ones), the three commands with their checks (20%), the
+// run's setup and reply (15%), allocation and garbage collection (15-20%).
+// Tried and dropped, as no gain showed beyond this machine's noise: the
+// opcodes as one switch instead of a table of functions, and a table's
+// small array part in its own allocation (4 fewer of 33 allocations a
+// request). Going below that means another interpreter, or a path that
+// skips the engine the scripts are tested on; the figure is kept honest
+// instead.
 //
 // Many callers cost more per request when each has a key with a TTL:
 // miniredis holds a TTL as a duration from its last clock move, so each

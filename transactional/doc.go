@@ -99,9 +99,12 @@
 // The simulator (package sim) runs millions of short scripts, so the path
 // of one run allocates little: a main chunk gets no Lua 5.1 `arg` table
 // (gopher-lua builds one that nothing can name), the Lua strings of the last
-// KEYS and ARGV are reused when a caller sends them again, replies made of
-// integers, bulk strings and arrays go from RESP to Lua values directly, and
-// one timer per engine, re-armed only when it fires, guards the time limit.
+// KEYS and ARGV are reused when a caller sends them again, a redis.call's
+// reply reaches Lua with no RESP in between (miniredis, copied into
+// internal/third_party/miniredis, hands the nested peer's replies to a sink
+// that builds the Lua values, sink.go; only a RESP3 run's pairs replies
+// still go through RESP, to be regrouped), and one timer per engine,
+// re-armed only when it fires, guards the time limit.
 // The time limit itself is
 // gopher-lua's context check before every instruction: its only way to stop
 // a loop that calls nothing.
