@@ -50,10 +50,12 @@
 // skips the engine the scripts are tested on; the figure is kept honest
 // instead.
 //
-// Many callers cost more per request when each has a key with a TTL:
-// miniredis holds a TTL as a duration from its last clock move, so each
-// move walks every key with a TTL. BenchmarkCallers measures it with
-// Poisson arrivals (a move per request): 5 µs a request with 10 live keys,
-// 26 µs with 1,000, 68 µs with 5,000 (641 µs before the walk replaced
-// miniredis's sort of every key).
+// Many callers, each with a key that has a TTL, cost little more per
+// request than one: miniredis (as copied here) keeps TTLs as deadlines in a
+// heap, so a clock move costs the keys it expires. BenchmarkCallers measures
+// it with Poisson arrivals (a move per request): 4.4 µs a request with 10
+// live keys, 5.1 µs with 1,000, 7.0 µs with 5,000. Upstream miniredis
+// subtracted the time elapsed from every TTL on each move, after sorting
+// every key: 641 µs a request with 5,000 keys, 85 µs once the engine walked
+// the TTLs itself instead of sorting.
 package sim

@@ -87,9 +87,11 @@
 // # Key expiry
 //
 // Redis keeps a key until the clock is past its expiry (PTTL reads 0 at the
-// exact millisecond); miniredis deletes it when its TTL reaches 0. SetTime
-// and Advance give the keys that expire exactly at the new time one more
-// nanosecond first, so the virtual clock expires keys as Redis does. With
+// exact millisecond); upstream miniredis deleted it when its TTL reached 0.
+// The engine turns on its copy's RedisExpiry: a clock move (SetTime,
+// Advance) gives the keys that expire exactly at the new time one more
+// nanosecond, so the virtual clock expires keys as Redis does. A move costs
+// the keys it expires: TTLs are deadlines in a heap. With
 // WithRealTime the engine moves miniredis's clock to the wall clock before
 // each command, in whole milliseconds as Redis keeps expiries, the same
 // way.

@@ -151,6 +151,7 @@ func New(opts ...Option) *Engine {
 		e.m.SetTime(o.start)
 	}
 	e.m.ClockTTL(true)
+	e.m.RedisExpiry(true)
 	if o.password != "" {
 		e.m.RequireAuth(o.password)
 	}
@@ -308,14 +309,15 @@ func (e *Engine) SetTime(t time.Time) {
 	e.setMiniredisTime(t)
 }
 
-// setMiniredisTime moves miniredis's clock to t, expiring keys as Redis
-// would (see store.advance): at the exact millisecond of its expiry a key
-// still reads, with PTTL 0, and it goes when the clock moves on at all.
+// setMiniredisTime moves miniredis's clock to t and expires the keys that
+// leaves behind, as Redis would (miniredis's RedisExpiry): at the exact
+// millisecond of its expiry a key still reads, with PTTL 0, and it goes
+// when the clock moves on at all. miniredis keeps TTLs as deadlines in a
+// heap (internal/third_party/miniredis/ttlclock.go), so a move costs the
+// keys it expires, not every key with a TTL.
 func (e *Engine) setMiniredisTime(t time.Time) {
-	e.m.Lock()
-	e.store.advance(t)
-	e.m.Unlock()
 	e.m.SetTime(t)
+	e.m.Tick()
 }
 
 // followWallClock moves miniredis's clock to the wall clock, in whole

@@ -324,8 +324,7 @@ func TestCoroutinesDoNotLeakGoroutines(t *testing.T) {
 // TTLs, and checks after each move what Redis would answer: a key exists
 // until the clock is past its expiry, with PTTL the time left, and DBSIZE
 // counts only those. Half way, a hash field gets a TTL (HEXPIRE, served by
-// Do), which hands the moves to miniredis's own tick; the answers must not
-// change.
+// Do), which the same moves then count down; the answers must not change.
 func TestClockMovesExpire(t *testing.T) {
 	e := newEngine(t)
 	r := rand.New(rand.NewSource(1))

@@ -49,28 +49,10 @@ func unexportedAt(v reflect.Value, i int) reflect.Value {
 // miniredis's lock.
 type store struct {
 	m reflect.Value // the Miniredis struct
-	// What advance reads on every clock move, typed: the clock miniredis's
-	// TTLs are relative to, the databases, and the offsets of the TTL maps
-	// in a database.
-	lastTickAt        *time.Time
-	dbs               *map[int]*miniredis.RedisDB
-	ttlAt, hashTTLsAt uintptr
 }
 
 func newStore(m *miniredis.Miniredis) *store {
-	s := &store{m: reflect.ValueOf(m).Elem()}
-	s.lastTickAt = fieldOf[time.Time](s.m, "lastTick")
-	s.dbs = fieldOf[map[int]*miniredis.RedisDB](s.m, "dbs")
-	s.ttlAt = dbFieldOffset[map[string]time.Duration]("ttl")
-	s.hashTTLsAt = dbFieldOffset[map[string]map[string]time.Duration]("hashTTLs")
-	return s
-}
-
-// dbFieldOffset is the offset of field name, of type T, in a RedisDB.
-func dbFieldOffset[T any](name string) uintptr {
-	var db miniredis.RedisDB
-	f := fieldOf[T](reflect.ValueOf(&db).Elem(), name)
-	return uintptr(unsafe.Pointer(f)) - uintptr(unsafe.Pointer(&db))
+	return &store{m: reflect.ValueOf(m).Elem()}
 }
 
 // now is miniredis's effectiveNow.
@@ -82,9 +64,8 @@ func (s *store) now() time.Time {
 	return t
 }
 
-// lastTick is the instant the TTLs in db.ttl are relative to: miniredis
-// (with ClockTTL) subtracts the time elapsed since it from every TTL on the
-// next database access.
+// lastTick is the instant the TTLs miniredis reports are relative to: it
+// moves them on to its clock (with ClockTTL) on the next database access.
 func (s *store) lastTick() time.Time {
 	return unexported(s.m, "lastTick").Interface().(time.Time)
 }
@@ -109,87 +90,6 @@ func (s *store) db(i int) reflect.Value {
 	return db
 }
 
-// advance moves the TTLs of every database from miniredis's last tick to
-// t, as miniredis's own tick would on the next command, and expires the
-// keys that t leaves behind. miniredis's tick sorts every key of the
-// database (not only those with a TTL) on each clock move, which made a
-// simulation with thousands of keys cost a sort of them all per request;
-// this walks only the keys with a TTL. Redis keeps a key until the clock is
-// past its expiry (keyIsExpired: now > when), so at the exact millisecond
-// the key still reads, with PTTL 0, where miniredis deletes a key whose TTL
-// reaches 0: such keys are left a nanosecond, and go at the next move.
-//
-// A database with hash-field TTLs (HEXPIRE, which Redis 7.0 does not have
-// but Do serves) is left to miniredis's tick, which expires fields as well;
-// so is a move backwards, which miniredis's SetTime handles.
-func (s *store) advance(t time.Time) {
-	last := *s.lastTickAt
-	if !t.After(last) {
-		return
-	}
-	elapsed := t.Sub(last)
-	for _, db := range *s.dbs {
-		if len(*s.hashTTLs(db)) > 0 {
-			s.keepExpiringAt(elapsed)
-			return
-		}
-	}
-	var due []string
-	for _, db := range *s.dbs {
-		ttls := *s.ttls(db)
-		due = due[:0]
-		for k, d := range ttls {
-			switch d -= elapsed; {
-			case d == 0:
-				d = 1
-			case d < 0:
-				due = append(due, k)
-			}
-			ttls[k] = d
-		}
-		if len(due) > 0 {
-			v := reflect.ValueOf(db).Elem()
-			for _, k := range due {
-				s.del(v, k)
-			}
-		}
-	}
-	*s.lastTickAt = t
-}
-
-// keepExpiringAt gives the keys whose TTL an advance of elapsed brings to
-// exactly 0 one more nanosecond (see advance), for miniredis's tick.
-func (s *store) keepExpiringAt(elapsed time.Duration) {
-	for _, db := range *s.dbs {
-		ttls := *s.ttls(db)
-		for k, d := range ttls {
-			if d == elapsed {
-				ttls[k] = elapsed + 1
-			}
-		}
-	}
-}
-
-// ttls and hashTTLs are db's TTL maps, typed: they are read on every clock
-// move.
-func (s *store) ttls(db *miniredis.RedisDB) *map[string]time.Duration {
-	return (*map[string]time.Duration)(unsafe.Add(unsafe.Pointer(db), s.ttlAt))
-}
-
-func (s *store) hashTTLs(db *miniredis.RedisDB) *map[string]map[string]time.Duration {
-	return (*map[string]map[string]time.Duration)(unsafe.Add(unsafe.Pointer(db), s.hashTTLsAt))
-}
-
-// fieldOf is unexported as a typed pointer; it panics, as unexported does,
-// when the field is not of type T.
-func fieldOf[T any](v reflect.Value, name string) *T {
-	f := unexported(v, name)
-	if f.Type() != reflect.TypeFor[T]() {
-		panic(fmt.Sprintf("transactional: miniredis %s.%s is a %s, not a %s", v.Type(), name, f.Type(), reflect.TypeFor[T]()))
-	}
-	return (*T)(unsafe.Pointer(f.UnsafeAddr()))
-}
-
 // typeOf is the key's type in miniredis's words, "" when it does not exist
 // or has expired without miniredis having noticed yet.
 func (s *store) typeOf(db reflect.Value, key string) string {
@@ -205,11 +105,11 @@ func (s *store) typeOf(db reflect.Value, key string) string {
 
 // deadline is the key's absolute expiry.
 func (s *store) deadline(db reflect.Value, key string) (time.Time, bool) {
-	ttl := unexported(db, "ttl").MapIndex(reflect.ValueOf(key))
-	if !ttl.IsValid() {
+	left, ok := db.Addr().Interface().(*miniredis.RedisDB).TTLLeft(key)
+	if !ok {
 		return time.Time{}, false
 	}
-	return s.lastTick().Add(time.Duration(ttl.Int())), true
+	return s.lastTick().Add(left), true
 }
 
 // value is the key's entry in the map of its type (a miniredis type).
@@ -246,7 +146,7 @@ func (s *store) put(db reflect.Value, key, typ string, v reflect.Value, at time.
 	unexported(db, typeFields[typ]).SetMapIndex(k, v)
 	unexported(db, "lru").SetMapIndex(k, reflect.ValueOf(s.now()))
 	if expires {
-		unexported(db, "ttl").SetMapIndex(k, reflect.ValueOf(at.Sub(s.lastTick())))
+		db.Addr().Interface().(*miniredis.RedisDB).SetTTLLeft(key, at.Sub(s.lastTick()))
 	}
 }
 

@@ -1004,8 +1004,8 @@ func (m *Miniredis) cmdBlmove(c *server.Peer, cmd string, args []string) {
 			}
 
 			var (
-				elem string
-				ttl  = db.ttl[opts.src] // in case we empty the array (deletes the entry)
+				elem   string
+				ttl, _ = db.ttlLeft(opts.src) // in case we empty the array (deletes the entry)
 			)
 			switch opts.srcDir {
 			case "left":
@@ -1027,7 +1027,7 @@ func (m *Miniredis) cmdBlmove(c *server.Peer, cmd string, args []string) {
 				return true
 			}
 			if ttl > 0 {
-				db.ttl[opts.dst] = ttl
+				db.setTTL(opts.dst, ttl)
 			}
 
 			c.WriteBulk(elem)

@@ -55,6 +55,7 @@ func (db *RedisDB) flush() {
 	db.hllKeys = map[string]*hll{}
 	db.sortedsetKeys = map[string]sortedSet{}
 	db.ttl = map[string]time.Duration{}
+	db.ttlHeap = nil
 	db.hashTTLs = map[string]map[string]time.Duration{}
 	db.streamKeys = map[string]*streamKey{}
 }
@@ -91,8 +92,8 @@ func (db *RedisDB) move(key string, to *RedisDB) bool {
 	default:
 		panic("unhandled key type")
 	}
-	if v, ok := db.ttl[key]; ok {
-		to.ttl[key] = v
+	if v, ok := db.ttlLeft(key); ok {
+		to.setTTL(key, v)
 	}
 	to.incr(key)
 	db.del(key, true)
@@ -126,8 +127,8 @@ func (db *RedisDB) rename(from, to string) {
 		panic("missing case")
 	}
 	db.keys[to] = db.keys[from]
-	if v, ok := db.ttl[from]; ok {
-		db.ttl[to] = v
+	if v, ok := db.ttlLeft(from); ok {
+		db.setTTL(to, v)
 	}
 	db.incr(to)
 
@@ -718,21 +719,6 @@ func (db *RedisDB) streamGroup(key, group string) (*streamGroup, error) {
 	return s.groups[group], nil
 }
 
-// fastForward proceeds the current timestamp with duration, works as a time machine
-func (db *RedisDB) fastForward(duration time.Duration) {
-	for _, key := range db.allKeys() {
-		if value, ok := db.ttl[key]; ok {
-			db.ttl[key] = value - duration
-			db.checkTTL(key)
-		}
-
-		// Handle hash field TTLs
-		if db.t(key) == keyTypeHash {
-			db.checkHashFieldTTL(key, duration)
-		}
-	}
-}
-
 func (db *RedisDB) checkHashFieldTTL(key string, duration time.Duration) {
 	fieldTTLs, ok := db.hashTTLs[key]
 	if !ok {
@@ -755,7 +741,7 @@ func (db *RedisDB) checkHashFieldTTL(key string, duration time.Duration) {
 }
 
 func (db *RedisDB) checkTTL(key string) {
-	if v, ok := db.ttl[key]; ok && v <= 0 {
+	if v, ok := db.ttlLeft(key); ok && v <= 0 {
 		db.del(key, true)
 	}
 }

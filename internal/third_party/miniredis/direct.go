@@ -409,7 +409,8 @@ func (db *RedisDB) TTL(k string) time.Duration {
 	db.master.Lock()
 	defer db.master.Unlock()
 
-	return db.ttl[k]
+	left, _ := db.ttlLeft(k)
+	return left
 }
 
 // SetTTL sets the TTL of a key.
@@ -423,7 +424,7 @@ func (db *RedisDB) SetTTL(k string, ttl time.Duration) {
 	defer db.master.Unlock()
 	defer db.master.signal.Broadcast()
 
-	db.ttl[k] = ttl
+	db.setTTL(k, ttl)
 	db.incr(k)
 }
 

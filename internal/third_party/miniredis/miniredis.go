@@ -47,7 +47,8 @@ type RedisDB struct {
 	hllKeys       map[string]*hll                     // PFADD &c. keys
 	sortedsetKeys map[string]sortedSet                // ZADD &c. keys
 	streamKeys    map[string]*streamKey               // XADD &c. keys
-	ttl           map[string]time.Duration            // effective TTL values
+	ttl           map[string]time.Duration            // scriptgen: deadlines on the TTL clock (ttlclock.go)
+	ttlHeap       ttlHeap                             // scriptgen: the deadlines in order, stale ones included
 	hashTTLs      map[string]map[string]time.Duration // Hash TTL values
 	lru           map[string]time.Time                // last recently used ( read or written to )
 	keyVersion    map[string]uint                     // used to watch values
@@ -64,9 +65,11 @@ type Miniredis struct {
 	dbs         map[int]*RedisDB
 	selectedDB  int // DB id used in the direct Get(), Set() &c.
 	signal      *sync.Cond
-	now         time.Time // time.Now() if not set.
-	clockTTL    bool      // decrease TTLs as the clock advances
-	lastTick    time.Time // last time TTLs were advanced, if clockTTL is set
+	now         time.Time     // time.Now() if not set.
+	clockTTL    bool          // decrease TTLs as the clock advances
+	lastTick    time.Time     // last time TTLs were advanced, if clockTTL is set
+	ttlNow      time.Duration // scriptgen: the TTL clock, see ttlclock.go
+	redisExpiry bool          // scriptgen: see RedisExpiry
 	subscribers map[*Subscriber]struct{}
 	rand        *rand.Rand
 	Ctx         context.Context
@@ -393,9 +396,7 @@ func (m *Miniredis) TotalConnectionCount() int {
 func (m *Miniredis) FastForward(duration time.Duration) {
 	m.Lock()
 	defer m.Unlock()
-	for _, db := range m.dbs {
-		db.fastForward(duration)
-	}
+	m.advanceTTLs(duration)
 }
 
 // Server returns the underlying server to allow custom commands to be implemented
@@ -526,9 +527,7 @@ func (m *Miniredis) tickLocked() {
 		return
 	}
 	m.lastTick = now
-	for _, db := range m.dbs {
-		db.fastForward(elapsed)
-	}
+	m.advanceTTLs(elapsed)
 }
 
 // make every command return this message. For example:
@@ -834,8 +833,8 @@ func (m *Miniredis) copy(
 	}
 	destDB.keys[dst] = srcDB.keys[src]
 	destDB.incr(dst)
-	if v, ok := srcDB.ttl[src]; ok {
-		destDB.ttl[dst] = v
+	if v, ok := srcDB.ttlLeft(src); ok {
+		destDB.setTTL(dst, v)
 	}
 	return nil
 }
