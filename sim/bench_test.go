@@ -85,3 +85,27 @@ func BenchmarkCallers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLog is the sliding log (one sorted-set entry per admitted
+// request) under BenchmarkRequest's 1,000 req/s, with a window of a minute
+// that holds up to n entries: the cost of a request as the log grows.
+// miniredis sorted a sorted set on every read in order, several a request;
+// its copy here keeps the order (ssindex.go).
+func BenchmarkLog(b *testing.B) {
+	for _, n := range []int{10, 1000, 10000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			lg := library(b)["log"]
+			w := Workload{Duration: time.Duration(b.N) * time.Millisecond, Interval: time.Second, Shared: true,
+				Callers: []Caller{{Rate: 1000}}}
+			b.ReportAllocs()
+			b.ResetTimer()
+			rep, err := Run(context.Background(), w, Limiter{Script: lg, Args: map[string]string{"limits": "[[60000," + strconv.Itoa(n) + "]]"}})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if got := rep.Results[0].Totals().Requested; got != int64(b.N) {
+				b.Fatalf("simulated %d requests, want %d", got, b.N)
+			}
+		})
+	}
+}

@@ -58,4 +58,10 @@
 // subtracted the time elapsed from every TTL on each move, after sorting
 // every key: 641 µs a request with 5,000 keys, 85 µs once the engine walked
 // the TTLs itself instead of sorting.
+//
+// The sliding log keeps an entry per admitted request in a sorted set, read
+// in order several times a request. miniredis sorted the whole set on each
+// such read. Its copy keeps the order, so a log of 1,000 entries costs
+// 14 µs a request and one of 10,000 entries 37 µs, against 281 µs and
+// 2.9 ms before (BenchmarkLog).
 package sim

@@ -258,7 +258,7 @@ func (m *Miniredis) cmdZcount(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		members := db.ssetElements(opts.key)
+		members := db.ssetView(opts.key) // scriptgen: not a copy
 		members = withSSRange(members, opts.min, opts.minIncl, opts.max, opts.maxIncl)
 		c.WriteInt(len(members))
 	})
@@ -958,8 +958,9 @@ func (m *Miniredis) cmdZremrangebyscore(c *server.Peer, cmd string, args []strin
 			return
 		}
 
-		members := db.ssetElements(opts.key)
-		members = withSSRange(members, opts.min, opts.minIncl, opts.max, opts.maxIncl)
+		members := db.ssetView(opts.key)
+		// scriptgen: a copy of the range only, as removing changes the view
+		members = append(ssElems(nil), withSSRange(members, opts.min, opts.minIncl, opts.max, opts.maxIncl)...)
 
 		for _, el := range members {
 			db.ssetRem(opts.key, el.member)
@@ -1847,20 +1848,23 @@ func runRange(m *Miniredis, c *server.Peer, cctx *connCtx, opts optsRange) {
 		return
 	}
 
-	members := db.ssetMembers(opts.Key)
-	if opts.Reverse {
-		reverseSlice(members)
-	}
+	// scriptgen: the range read from the set's order in place, where
+	// upstream copied every member (and looked each score up again).
+	members := db.ssetView(opts.Key)
 	rs, re := redisRange(len(members), min, max, false)
 	if opts.WithScores {
 		c.WriteLen((re - rs) * 2)
 	} else {
 		c.WriteLen(re - rs)
 	}
-	for _, el := range members[rs:re] {
-		c.WriteBulk(el)
+	for i := rs; i < re; i++ {
+		el := members[i]
+		if opts.Reverse {
+			el = members[len(members)-1-i]
+		}
+		c.WriteBulk(el.member)
 		if opts.WithScores {
-			c.WriteFloat(db.ssetScore(opts.Key, el))
+			c.WriteFloat(el.score)
 		}
 	}
 }
@@ -1910,13 +1914,14 @@ func runRangeByScore(m *Miniredis, c *server.Peer, cctx *connCtx, opts optsRange
 		return
 	}
 
-	members := db.ssetElements(opts.Key)
+	members := db.ssetView(opts.Key) // scriptgen: not a copy
 	if opts.Reverse {
 		min, max = max, min
 		minIncl, maxIncl = maxIncl, minIncl
 	}
 	members = withSSRange(members, min, minIncl, max, maxIncl)
 	if opts.Reverse {
+		members = append(ssElems(nil), members...) // reversed, the view's order must not change
 		reverseElems(members)
 	}
 

@@ -56,6 +56,7 @@ func (db *RedisDB) flush() {
 	db.sortedsetKeys = map[string]sortedSet{}
 	db.ttl = map[string]time.Duration{}
 	db.ttlHeap = nil
+	db.ssIndexes = map[string]*ssIndex{}
 	db.hashTTLs = map[string]map[string]time.Duration{}
 	db.streamKeys = map[string]*streamKey{}
 }
@@ -158,6 +159,7 @@ func (db *RedisDB) del(k string, delTTL bool) {
 		delete(db.setKeys, k)
 	case keyTypeSortedSet:
 		delete(db.sortedsetKeys, k)
+		delete(db.ssIndexes, k)
 	case keyTypeStream:
 		delete(db.streamKeys, k)
 	case keyTypeHll:
@@ -448,9 +450,10 @@ func (db *RedisDB) ssetAdd(key string, score float64, member string) bool {
 		ss = newSortedSet()
 		db.keys[key] = keyTypeSortedSet
 	}
-	_, ok = ss[member]
+	old, ok := ss[member]
 	ss[member] = score
 	db.sortedsetKeys[key] = ss
+	db.ssetChanged(key, ss, member, old, ok, score, true)
 	db.incr(key)
 	return !ok
 }
@@ -461,7 +464,7 @@ func (db *RedisDB) ssetMembers(key string) []string {
 	if !ok {
 		return nil
 	}
-	elems := ss.byScore(asc)
+	elems := db.ssetIndex(key, ss).elemsOr(ss)
 	members := make([]string, 0, len(elems))
 	for _, e := range elems {
 		members = append(members, e.member)
@@ -475,7 +478,7 @@ func (db *RedisDB) ssetElements(key string) ssElems {
 	if !ok {
 		return nil
 	}
-	return ss.byScore(asc)
+	return db.ssetSorted(key, ss)
 }
 
 func (db *RedisDB) ssetRandomMember(key string) string {
@@ -495,7 +498,19 @@ func (db *RedisDB) ssetCard(key string) int {
 // ssetRank is the sorted set rank.
 func (db *RedisDB) ssetRank(key, member string, d direction) (int, bool) {
 	ss := db.sortedsetKeys[key]
-	return ss.rankByScore(member, d)
+	score, ok := ss[member]
+	if !ok {
+		return 0, false
+	}
+	idx := db.ssetIndex(key, ss)
+	if idx == nil {
+		return ss.rankByScore(member, d)
+	}
+	rank := idx.search(ssElem{score, member})
+	if d == desc {
+		rank = len(idx.elems) - 1 - rank
+	}
+	return rank, true
 }
 
 // ssetScore is sorted set score.
@@ -517,8 +532,9 @@ func (db *RedisDB) ssetMScore(key string, members []string) []float64 {
 // ssetRem is sorted set key delete.
 func (db *RedisDB) ssetRem(key, member string) bool {
 	ss := db.sortedsetKeys[key]
-	_, ok := ss[member]
+	old, ok := ss[member]
 	delete(ss, member)
+	db.ssetChanged(key, ss, member, old, ok, 0, false)
 	if len(ss) == 0 {
 		// Delete key on removal of last member
 		db.del(key, true)
@@ -542,9 +558,10 @@ func (db *RedisDB) ssetIncrby(k, m string, delta float64) float64 {
 		db.sortedsetKeys[k] = ss
 	}
 
-	v, _ := ss.get(m)
-	v += delta
+	old, had := ss.get(m)
+	v := old + delta
 	ss.set(v, m)
+	db.ssetChanged(k, ss, m, old, had, v, true)
 	db.incr(k)
 	return v
 }

@@ -50,6 +50,7 @@ type RedisDB struct {
 	ttl           map[string]time.Duration            // scriptgen: deadlines on the TTL clock (ttlclock.go)
 	ttlHeap       ttlHeap                             // scriptgen: the deadlines in order, stale ones included
 	hashTTLs      map[string]map[string]time.Duration // Hash TTL values
+	ssIndexes     map[string]*ssIndex                 // scriptgen: sorted sets in order (ssindex.go)
 	lru           map[string]time.Time                // last recently used ( read or written to )
 	keyVersion    map[string]uint                     // used to watch values
 }
@@ -123,6 +124,7 @@ func newRedisDB(id int, m *Miniredis) RedisDB {
 		streamKeys:    map[string]*streamKey{},
 		ttl:           map[string]time.Duration{},
 		hashTTLs:      make(map[string]map[string]time.Duration),
+		ssIndexes:     map[string]*ssIndex{},
 		keyVersion:    map[string]uint{},
 	}
 }
