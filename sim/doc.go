@@ -61,7 +61,8 @@
 //
 // The sliding log keeps an entry per admitted request in a sorted set, read
 // in order several times a request. miniredis sorted the whole set on each
-// such read. Its copy keeps the order, so a log of 1,000 entries costs
-// 14 µs a request and one of 10,000 entries 37 µs, against 281 µs and
-// 2.9 ms before (BenchmarkLog).
+// such read. Its copy keeps the order and finds score ranges by binary
+// search, so the log costs about the same at any size: 10.8 µs a request
+// with 1,000 entries and 13.0 µs with 10,000, where it cost 290 µs and
+// 3.0 ms (BenchmarkLog).
 package sim

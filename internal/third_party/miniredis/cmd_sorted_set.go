@@ -258,8 +258,8 @@ func (m *Miniredis) cmdZcount(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		members := db.ssetView(opts.key) // scriptgen: not a copy
-		members = withSSRange(members, opts.min, opts.minIncl, opts.max, opts.maxIncl)
+		// scriptgen: by binary search, not a copy
+		members := db.ssetScoreRange(opts.key, opts.min, opts.minIncl, opts.max, opts.maxIncl)
 		c.WriteInt(len(members))
 	})
 }
@@ -958,9 +958,8 @@ func (m *Miniredis) cmdZremrangebyscore(c *server.Peer, cmd string, args []strin
 			return
 		}
 
-		members := db.ssetView(opts.key)
 		// scriptgen: a copy of the range only, as removing changes the view
-		members = append(ssElems(nil), withSSRange(members, opts.min, opts.minIncl, opts.max, opts.maxIncl)...)
+		members := append(ssElems(nil), db.ssetScoreRange(opts.key, opts.min, opts.minIncl, opts.max, opts.maxIncl)...)
 
 		for _, el := range members {
 			db.ssetRem(opts.key, el.member)
@@ -1914,12 +1913,11 @@ func runRangeByScore(m *Miniredis, c *server.Peer, cctx *connCtx, opts optsRange
 		return
 	}
 
-	members := db.ssetView(opts.Key) // scriptgen: not a copy
 	if opts.Reverse {
 		min, max = max, min
 		minIncl, maxIncl = maxIncl, minIncl
 	}
-	members = withSSRange(members, min, minIncl, max, maxIncl)
+	members := db.ssetScoreRange(opts.Key, min, minIncl, max, maxIncl) // scriptgen: not a copy
 	if opts.Reverse {
 		members = append(ssElems(nil), members...) // reversed, the view's order must not change
 		reverseElems(members)

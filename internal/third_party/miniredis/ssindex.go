@@ -47,7 +47,14 @@ func (idx *ssIndex) insert(e ssElem) {
 
 func (idx *ssIndex) remove(e ssElem) {
 	i := idx.search(e)
-	if i < len(idx.elems) && idx.elems[i] == e {
+	switch {
+	case i >= len(idx.elems) || idx.elems[i] != e:
+	case i == 0:
+		// The lowest score goes first in a sliding window: no move, and
+		// appends reclaim the space as they grow the slice.
+		idx.elems[0] = ssElem{}
+		idx.elems = idx.elems[1:]
+	default:
 		idx.elems = append(idx.elems[:i], idx.elems[i+1:]...)
 	}
 }
@@ -128,4 +135,28 @@ func (db *RedisDB) ssetView(key string) ssElems {
 		return nil
 	}
 	return db.ssetIndex(key, ss).elemsOr(ss)
+}
+
+// ssetScoreRange is the members of key with scores in the range, as
+// withSSRange picks them from the set in order: a view (see ssetView),
+// found by binary search where the set has an index.
+func (db *RedisDB) ssetScoreRange(key string, min float64, minIncl bool, max float64, maxIncl bool) ssElems {
+	ss, ok := db.sortedsetKeys[key]
+	if !ok {
+		return nil
+	}
+	idx := db.ssetIndex(key, ss)
+	if idx == nil {
+		return withSSRange(ss.byScore(asc), min, minIncl, max, maxIncl)
+	}
+	e := idx.elems
+	from := sort.Search(len(e), func(i int) bool { return e[i].score > min || minIncl && e[i].score == min })
+	to := sort.Search(len(e), func(i int) bool { return e[i].score > max || !maxIncl && e[i].score == max })
+	if from >= len(e) {
+		return nil // as withSSRange: all scores below the range
+	}
+	if to < from {
+		to = from
+	}
+	return e[from:to]
 }

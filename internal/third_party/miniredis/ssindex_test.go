@@ -12,7 +12,8 @@ import (
 // re-scored, incremented and removed, sets replaced whole, renamed, moved,
 // deleted and emptied, and maps swapped in behind their back as the
 // engine's rollback does. After each write every key's members, elements and
-// the ranks of its members, both ways, must be upstream's.
+// the ranks of its members, both ways, must be upstream's, and so must the
+// members of random score ranges.
 func TestSortedSetIndex(t *testing.T) {
 	m := NewMiniRedis()
 	r := rand.New(rand.NewSource(3))
@@ -80,6 +81,17 @@ func TestSortedSetIndex(t *testing.T) {
 					if rank, ok := db.ssetRank(k, e.member, d); !ok || rank != wantRank {
 						t.Fatalf("step %d: rank of %s in %s (%v) = %d, %v; want %d", step, e.member, k, d, rank, ok, wantRank)
 					}
+				}
+			}
+			for range 3 {
+				min, max := score()-1, score()
+				minIncl, maxIncl := r.Intn(2) == 0, r.Intn(2) == 0
+				if r.Intn(4) == 0 {
+					min, max = max, min
+				}
+				got := db.ssetScoreRange(k, min, minIncl, max, maxIncl)
+				if want := withSSRange(want, min, minIncl, max, maxIncl); len(got) != len(want) || len(got) > 0 && !reflect.DeepEqual(got, want) {
+					t.Fatalf("step %d: %s scores %v (%v) to %v (%v): %v, want %v", step, k, min, minIncl, max, maxIncl, got, want)
 				}
 			}
 			if _, ok := db.ssetRank(k, "absent", asc); ok {
