@@ -192,7 +192,10 @@ func (e *Engine) Close() {
 	e.m.Close()
 }
 
-// Miniredis gives tests direct access to the keyspace.
+// Miniredis gives tests direct access to the keyspace: miniredis's API
+// (Exists, Get, TTL, FastForward, …) on the engine's copy of it, which
+// lives in an internal package (internal/third_party/miniredis), so code
+// outside this module calls its methods but cannot name its type.
 func (e *Engine) Miniredis() *miniredis.Miniredis { return e.m }
 
 // Do runs one command in-process exactly as a client connection would
