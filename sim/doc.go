@@ -27,8 +27,9 @@
 // (through Engine.EvalSHA, which skips the RESP command line and miniredis's
 // dispatch but nothing of the run), about 4.9 µs for token_bucket on a
 // 2-core EPYC. One virtual hour at 1,000 requests/s (3.6 M runs) takes
-// 19-21 s (BenchmarkHour, with -hour, ran it whole in 19.2 and 20.6 s, and
-// the previous engine in 22.0 and 24.8 s beside them). It took 56 s at
+// 18-21 s (BenchmarkHour, with -hour, ran it whole in 19.2 and 20.6 s, and
+// the previous engine in 22.0 and 24.8 s beside them; 17.8 s once the
+// clock moves were a heap's). It took 56 s at
 // first; the steps since, each measured with benchstat against the one
 // before: Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s);
 // the VM, copied into internal/third_party/gopher-lua, looking at its kill
