@@ -109,3 +109,42 @@ func BenchmarkLog(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLimiters is BenchmarkRequest for every limiter of the library,
+// each configured to let about half of a steady 1,000 req/s through (the
+// window and the log over a minute, their state at its largest), with
+// hour-s the projected wall time of a virtual hour. It is where a limiter
+// whose cost grows with its state shows.
+func BenchmarkLimiters(b *testing.B) {
+	cases := []struct {
+		name, script string
+		args         map[string]string
+	}{
+		{"token_bucket", "token_bucket", map[string]string{"capacity": "100", "rate": "500", "period_ms": "1000"}},
+		{"gcra", "gcra", map[string]string{"rate": "500", "burst": "100", "period_ms": "1000"}},
+		{"cl_throttle", "cl_throttle", map[string]string{"max_burst": "100", "count": "500", "period": "1"}},
+		{"credits", "credits", map[string]string{"credits": "30000", "window_ms": "60000"}},
+		{"fixed_window", "window", map[string]string{"limits": "[[60000,30000]]"}},
+		{"sliding_window", "window", map[string]string{"limits": "[[60000,30000,1000]]"}},
+		{"log", "log", map[string]string{"limits": "[[60000,30000]]"}},
+		{"concurrency", "concurrency", map[string]string{"limit": "1000", "request_id": RequestVar, "ttl_ms": "2000", "release": "0"}},
+		{"gate", "gate", map[string]string{"interval_ms": "2"}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			l := library(b)[c.script]
+			w := Workload{Duration: time.Duration(b.N) * time.Millisecond, Interval: time.Second, Shared: true,
+				Callers: []Caller{{Rate: 1000}}}
+			b.ReportAllocs()
+			b.ResetTimer()
+			rep, err := Run(context.Background(), w, Limiter{Script: l, Args: c.args})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if got := rep.Results[0].Totals().Requested; got != int64(b.N) {
+				b.Fatalf("simulated %d requests, want %d", got, b.N)
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N)*3.6e6, "hour-s")
+		})
+	}
+}

@@ -66,4 +66,12 @@
 // search, so the log costs about the same at any size: 10.8 µs a request
 // with 1,000 entries and 13.0 µs with 10,000, where it cost 290 µs and
 // 3.0 ms (BenchmarkLog).
+//
+// BenchmarkLimiters runs every limiter of the library at 1,000 req/s, each
+// letting about half through. Per request: gate 2.6 µs (an hour in 9.3 s),
+// credits 4.5, gcra and token_bucket 4.9, cl_throttle 6.4, concurrency
+// (1,000 slots) 9.5, log (a minute, up to 30,000 entries) 13.9, fixed
+// window 18.1, sliding window (60 sub-buckets) 47.4. The windows are the
+// Lua of the script (its limits decoded from JSON, its sub-buckets named
+// and parsed with string functions each request), not the engine.
 package sim
