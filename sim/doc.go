@@ -73,5 +73,8 @@
 // (1,000 slots) 9.5, log (a minute, up to 30,000 entries) 13.9, fixed
 // window 18.1, sliding window (60 sub-buckets) 47.4. The windows are the
 // Lua of the script (its limits decoded from JSON, its sub-buckets named
-// and parsed with string functions each request), not the engine.
+// and parsed with string functions each request), not the engine. Tables
+// that grow from nothing (cjson.decode's among them) no longer start with
+// room for 32 entries: the windows and the log 12-17% faster, with half
+// the memory a request.
 package sim

@@ -420,7 +420,7 @@ func (d *cjsonDecoder) enter() {
 func (d *cjsonDecoder) object() lua.LValue {
 	d.enter()
 	d.pos++
-	t := d.L.NewTable()
+	t := d.L.CreateTable(0, 0) // lua_newtable, as lua_cjson makes them
 	d.skipSpace()
 	if d.pos < len(d.s) && d.s[d.pos] == '}' {
 		d.pos++
@@ -455,7 +455,7 @@ func (d *cjsonDecoder) object() lua.LValue {
 func (d *cjsonDecoder) array() lua.LValue {
 	d.enter()
 	d.pos++
-	t := d.L.NewTable()
+	t := d.L.CreateTable(0, 0) // lua_newtable, as lua_cjson makes them
 	d.skipSpace()
 	if d.pos < len(d.s) && d.s[d.pos] == ']' {
 		d.pos++

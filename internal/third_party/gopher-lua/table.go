@@ -1,5 +1,9 @@
 package lua
 
+// scriptgen: the sizes NewTable asks for. A table that grows from nothing
+// grows as Go's append and maps do: upstream gave the first array entry or
+// string key of any table room for 32 (some 1.5 KB), which a script making
+// small tables (cjson.decode's, {} filled by assignment) paid each time.
 const defaultArrayCap = 32
 const defaultHashCap = 32
 
@@ -76,9 +80,6 @@ func (tb *LTable) Append(value LValue) {
 	if value == LNil {
 		return
 	}
-	if tb.array == nil {
-		tb.array = make([]LValue, 0, defaultArrayCap)
-	}
 	if len(tb.array) == 0 || tb.array[len(tb.array)-1] != LNil {
 		tb.array = append(tb.array, value)
 	} else {
@@ -94,9 +95,6 @@ func (tb *LTable) Append(value LValue) {
 
 // Insert inserts a given LValue at position `i` in this table.
 func (tb *LTable) Insert(i int, value LValue) {
-	if tb.array == nil {
-		tb.array = make([]LValue, 0, defaultArrayCap)
-	}
 	if i > len(tb.array) {
 		tb.RawSetInt(i, value)
 		return
@@ -157,9 +155,6 @@ func (tb *LTable) RawSet(key LValue, value LValue) {
 	switch v := key.(type) {
 	case LNumber:
 		if isArrayKey(v) {
-			if tb.array == nil {
-				tb.array = make([]LValue, 0, defaultArrayCap)
-			}
 			index := int(v) - 1
 			alen := len(tb.array)
 			switch {
@@ -189,9 +184,6 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 		tb.RawSetH(LNumber(key), value)
 		return
 	}
-	if tb.array == nil {
-		tb.array = make([]LValue, 0, 32)
-	}
 	index := key - 1
 	alen := len(tb.array)
 	switch {
@@ -220,7 +212,7 @@ func (tb *LTable) RawSetString(key string, value LValue) {
 		return
 	}
 	if tb.strdict == nil {
-		tb.strdict = make(map[string]int, defaultHashCap)
+		tb.strdict = map[string]int{}
 	}
 	tb.strdict[key] = len(tb.keys)
 	tb.keys = append(tb.keys, LString(key))
