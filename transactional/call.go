@@ -84,44 +84,24 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 			s.e.record(r.journal, s.e.cs.selectedDB(s.e.inner), args)
 		}
 	}
-	if !r.resp3 || !pairsReply(strings.ToUpper(name), args[1:]) {
-		out := s.e.dispatchToLua(L, args, r.resp3)
-		if emptyingStores[name] {
-			s.e.dropEmpty(args[1])
-		}
-		switch {
-		case !out.done:
-			return fail("ERR incomplete reply from " + args[0])
-		case out.isErr && raise:
-			L.Error(out.value, 0)
-			return 0
-		}
-		L.Push(out.value)
-		return 1
+	var out *luaSink
+	if r.resp3 && pairsReply(strings.ToUpper(name), args[1:]) {
+		// A RESP3 run's pairs replies are regrouped as RESP (regroupPairs).
+		out = s.e.rawToLua(L, regroupPairs(s.e.dispatchInner(args, r.resp3)), r.resp3)
+	} else {
+		out = s.e.dispatchToLua(L, args, r.resp3)
 	}
-	// A RESP3 run's pairs replies are regrouped as RESP (regroupPairs).
-	raw := regroupPairs(s.e.dispatchInner(args, r.resp3))
 	if emptyingStores[name] {
 		s.e.dropEmpty(args[1])
 	}
-	if v, n, ok := fastReplyToLua(L, raw, r.resp3); ok && n == len(raw) {
-		L.Push(v)
-		return 1
+	switch {
+	case !out.done:
+		return fail("ERR incomplete reply from " + args[0])
+	case out.isErr && raise:
+		L.Error(out.value, 0)
+		return 0
 	}
-	reply, _, err := parseReply(raw)
-	if err != nil {
-		return fail("ERR " + err.Error())
-	}
-	if e, ok := reply.(*Error); ok {
-		t := replyToLua(L, e, r.resp3)
-		if raise {
-			L.Error(t, 0)
-			return 0
-		}
-		L.Push(t)
-		return 1
-	}
-	L.Push(replyToLua(L, reply, r.resp3))
+	L.Push(out.value)
 	return 1
 }
 

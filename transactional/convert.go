@@ -112,23 +112,15 @@ func writeLuaTable(w *respWriter, t *lua.LTable, resp3 bool, depth int) {
 func replyToLua(L *lua.LState, v any, resp3 bool) lua.LValue {
 	switch v := v.(type) {
 	case nil:
-		if resp3 {
-			return lua.LNil
-		}
-		return lua.LFalse
+		return nullToLua(resp3)
 	case int64:
 		return lua.LNumber(v)
 	case string:
 		return lua.LString(v)
 	case Status:
-		t := L.CreateTable(0, 1)
-		t.RawSetString("ok", lua.LString(v))
-		return t
+		return wrapTable(L, "ok", lua.LString(v))
 	case *Error:
-		t := L.CreateTable(0, 2)
-		t.RawSetString("err", lua.LString(v.Msg))
-		t.RawSetString("ignore_error_stats_update", lua.LTrue)
-		return t
+		return errorReplyTable(L, v.Msg)
 	case []any:
 		t := L.CreateTable(len(v), 0)
 		for i, e := range v {
@@ -140,36 +132,49 @@ func replyToLua(L *lua.LState, v any, resp3 bool) lua.LValue {
 		for _, e := range v {
 			m.RawSet(replyToLua(L, e.Key, resp3), replyToLua(L, e.Value, resp3))
 		}
-		t := L.CreateTable(0, 1)
-		t.RawSetString("map", m)
-		return t
+		return wrapTable(L, "map", m)
 	case Set:
 		m := L.CreateTable(0, len(v))
 		for _, e := range v {
 			m.RawSet(replyToLua(L, e, resp3), lua.LTrue)
 		}
-		t := L.CreateTable(0, 1)
-		t.RawSetString("set", m)
-		return t
+		return wrapTable(L, "set", m)
 	case float64:
-		t := L.CreateTable(0, 1)
-		t.RawSetString("double", lua.LNumber(v))
-		return t
+		return wrapTable(L, "double", lua.LNumber(v))
 	case bool:
 		return lua.LBool(v)
 	case BigNumber:
-		t := L.CreateTable(0, 1)
-		t.RawSetString("big_number", lua.LString(v))
-		return t
+		return wrapTable(L, "big_number", lua.LString(v))
 	case Verbatim:
 		vs := L.CreateTable(0, 2)
 		vs.RawSetString("format", lua.LString(v.Format))
 		vs.RawSetString("string", lua.LString(v.Text))
-		t := L.CreateTable(0, 1)
-		t.RawSetString("verbatim_string", vs)
-		return t
+		return wrapTable(L, "verbatim_string", vs)
 	case Push:
 		return replyToLua(L, []any(v), resp3)
 	}
 	return lua.LNil
+}
+
+// nullToLua is a null reply in Lua: false in RESP2, nil in RESP3.
+func nullToLua(resp3 bool) lua.LValue {
+	if resp3 {
+		return lua.LNil
+	}
+	return lua.LFalse
+}
+
+// wrapTable is {field = v}, the form of statuses and RESP3's typed replies.
+func wrapTable(L *lua.LState, field string, v lua.LValue) *lua.LTable {
+	t := L.CreateTable(0, 1)
+	t.RawSetString(field, v)
+	return t
+}
+
+// errorReplyTable is an error reply in Lua, with the flag Redis 7.0 adds.
+func errorReplyTable(L *lua.LState, msg string) *lua.LTable {
+	t := L.CreateTable(0, 2)
+	t.RawSetString("err", lua.LString(msg))
+	t.RawSetString("ignore_error_stats_update", lua.LTrue)
+	return t
 }

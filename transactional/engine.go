@@ -395,6 +395,14 @@ func (e *Engine) dispatchToLua(L *lua.LState, args []string, resp3 bool) *luaSin
 	return s
 }
 
+// rawToLua is dispatchToLua for a reply the engine holds as RESP.
+func (e *Engine) rawToLua(L *lua.LState, raw []byte, resp3 bool) *luaSink {
+	s := &e.sink
+	s.reset(L, resp3)
+	s.Raw(string(raw))
+	return s
+}
+
 // dispatchInner runs one command from a script on the nested peer and
 // returns its raw reply. The caller holds miniredis's lock.
 func (e *Engine) dispatchInner(args []string, resp3 bool) []byte {

@@ -41,6 +41,8 @@ type (
 
 var errShortReply = errors.New("transactional: truncated RESP reply")
 
+var crlf = []byte("\r\n")
+
 // parseReply decodes one RESP2/RESP3 value from b. miniredis's own
 // server.ParseReply knows only RESP2 and stops at the first nested error,
 // and redis.call must see both protocols exactly.
@@ -304,4 +306,28 @@ func sanitizeLine(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// atoiBytes parses a RESP length or integer: an optional minus and at most
+// 18 digits, which no reply here exceeds; anything else is left to
+// strconv on the general path.
+func atoiBytes(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var n int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	if neg {
+		n = -n
+	}
+	return n, true
 }

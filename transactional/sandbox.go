@@ -539,9 +539,7 @@ func luaStatusReply(L *lua.LState) int {
 		L.Push(errorTable(L, luaErrWrongArgs))
 		return 1
 	}
-	t := L.CreateTable(0, 1)
-	t.RawSetString("ok", msg)
-	L.Push(t)
+	L.Push(wrapTable(L, "ok", msg))
 	return 1
 }
 

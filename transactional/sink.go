@@ -6,7 +6,7 @@ import (
 
 // luaSink turns the reply of a script's redis.call into its Lua value as
 // miniredis writes it, with no RESP in between: the conversions are
-// replyToLua's, event by event. The first complete reply is the one kept,
+// replyToLua's, event by event, through the same helpers. The first complete reply is the one kept,
 // as parseReply reads only the first.
 type luaSink struct {
 	L     *lua.LState
@@ -77,12 +77,6 @@ func (s *luaSink) close(f *sinkFrame) lua.LValue {
 	return f.t
 }
 
-func wrapTable(L *lua.LState, field string, v lua.LValue) *lua.LTable {
-	t := L.CreateTable(0, 1)
-	t.RawSetString(field, v)
-	return t
-}
-
 // begin opens an aggregate of n values, or puts an empty one.
 func (s *luaSink) begin(kind byte, n int) {
 	var t *lua.LTable
@@ -106,10 +100,7 @@ func (s *luaSink) Error(msg string) {
 	if len(s.open) == 0 && !s.done {
 		s.isErr = true
 	}
-	t := s.L.CreateTable(0, 2)
-	t.RawSetString("err", lua.LString(msg))
-	t.RawSetString("ignore_error_stats_update", lua.LTrue)
-	s.put(t)
+	s.put(errorReplyTable(s.L, msg))
 }
 
 func (s *luaSink) Status(v string)  { s.put(wrapTable(s.L, "ok", lua.LString(v))) }

@@ -1,6 +1,7 @@
 package transactional
 
 import (
+	"fmt"
 	"testing"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
@@ -102,4 +103,15 @@ func TestSinkNesting(t *testing.T) {
 	if got, want := luaString(s.value), luaString(replyToLua(L, want, true)); got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
+}
+
+// luaString renders a Lua value with its type, tables by their entries.
+func luaString(v lua.LValue) string {
+	t, ok := v.(*lua.LTable)
+	if !ok {
+		return fmt.Sprintf("%s(%s)", v.Type(), v.String())
+	}
+	s := "{"
+	t.ForEach(func(k, e lua.LValue) { s += luaString(k) + "=" + luaString(e) + "," })
+	return s + "}"
 }

@@ -255,6 +255,7 @@ var cases = []tcase{
 	{name: "resp3/client-double-tenth", resp3: true, cmds: [][]string{ev("return {double = 0.1}", 0)}},
 	{name: "resp3/client-double-inf", resp3: true, cmds: [][]string{ev("return {double = 1/0}", 0)}},
 	{name: "resp3/client-nested-map", resp3: true, cmds: [][]string{ev("return {1, {map = {k = {set = {x = true}}}}}", 0)}},
+	{name: "resp3/script-zrange-pairs", setup: [][]string{{"ZADD", "z", "1.5", "a", "2", "b"}}, cmds: [][]string{ev("redis.setresp(3); return redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES')", 1, "z"), ev("redis.setresp(3); return redis.pcall('ZPOPMIN', KEYS[1], 1)", 1, "z"), ev("redis.setresp(3); return redis.pcall('ZPOPMIN', KEYS[1], 'x')", 1, "z")}},
 	{name: "resp3/script-hgetall-to-client", resp3: true, setup: [][]string{{"HSET", "h", "f", "v"}}, cmds: [][]string{ev("redis.setresp(3); return redis.call('HGETALL', KEYS[1])", 1, "h")}},
 	{name: "resp3/script-resp2-hgetall-to-client", resp3: true, setup: [][]string{{"HSET", "h", "f", "v"}}, cmds: [][]string{ev("return redis.call('HGETALL', KEYS[1])", 1, "h")}},
 	{name: "resp3/client-set", resp3: true, cmds: [][]string{ev("return {set = {a = true}}", 0)}},
