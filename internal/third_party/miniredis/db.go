@@ -464,7 +464,7 @@ func (db *RedisDB) ssetMembers(key string) []string {
 	if !ok {
 		return nil
 	}
-	elems := db.ssetIndex(key, ss).elemsOr(ss)
+	elems := db.ssetOrder(key, ss)
 	members := make([]string, 0, len(elems))
 	for _, e := range elems {
 		members = append(members, e.member)
@@ -478,7 +478,7 @@ func (db *RedisDB) ssetElements(key string) ssElems {
 	if !ok {
 		return nil
 	}
-	return db.ssetSorted(key, ss)
+	return append(ssElems(nil), db.ssetOrder(key, ss)...) // the caller's to change
 }
 
 func (db *RedisDB) ssetRandomMember(key string) string {

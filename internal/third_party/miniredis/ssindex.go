@@ -108,33 +108,23 @@ func (db *RedisDB) ssetChanged(key string, ss sortedSet, member string, old floa
 	}
 }
 
-// ssetSorted is key's members in ascending order, a copy the caller may
-// change.
-func (db *RedisDB) ssetSorted(key string, ss sortedSet) ssElems {
-	idx := db.ssetIndex(key, ss)
-	if idx == nil {
-		return ss.byScore(asc)
+// ssetOrder is ss, key's set, in ascending order: the index's, shared (a
+// caller may read it, not change it, nor keep it across a write), or ss
+// sorted when it has none.
+func (db *RedisDB) ssetOrder(key string, ss sortedSet) ssElems {
+	if idx := db.ssetIndex(key, ss); idx != nil {
+		return idx.elems
 	}
-	return append(ssElems(nil), idx.elems...)
+	return ss.byScore(asc)
 }
 
-// elemsOr is idx's members in order, shared, or ss sorted when there is no
-// index: for a caller that only reads them.
-func (idx *ssIndex) elemsOr(ss sortedSet) ssElems {
-	if idx == nil {
-		return ss.byScore(asc)
-	}
-	return idx.elems
-}
-
-// ssetView is key's members in ascending order, shared with the index: a
-// caller may read it, not change it, and must not keep it across a write.
+// ssetView is key's members in ascending order, shared (see ssetOrder).
 func (db *RedisDB) ssetView(key string) ssElems {
 	ss, ok := db.sortedsetKeys[key]
 	if !ok {
 		return nil
 	}
-	return db.ssetIndex(key, ss).elemsOr(ss)
+	return db.ssetOrder(key, ss)
 }
 
 // ssetScoreRange is the members of key with scores in the range, as
@@ -149,7 +139,7 @@ func (db *RedisDB) ssetScoreRange(key string, min float64, minIncl bool, max flo
 	if idx == nil {
 		return withSSRange(ss.byScore(asc), min, minIncl, max, maxIncl)
 	}
-	e := idx.elems
+	e := idx.elems // no NaN: a binary search finds what withSSRange's scan would
 	from := sort.Search(len(e), func(i int) bool { return e[i].score > min || minIncl && e[i].score == min })
 	to := sort.Search(len(e), func(i int) bool { return e[i].score > max || !maxIncl && e[i].score == max })
 	if from >= len(e) {
