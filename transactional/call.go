@@ -91,7 +91,7 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	} else {
 		out = s.e.dispatchToLua(L, args, r.resp3)
 	}
-	if emptyingStores[name] {
+	if strings.HasSuffix(name, "store") && emptyingStores[name] {
 		s.e.dropEmpty(args[1])
 	}
 	switch {

@@ -665,7 +665,11 @@ func (e *Engine) runNowOrQueued(c *server.Peer, fn func(*server.Peer)) {
 // isEmptyingStore is emptyingStores for a command name as miniredis hands
 // it to the hook, in upper case: commandIndex gives its lower-case name
 // without lower-casing it (the hook runs for every command a script makes).
+// Only names ending in STORE are looked up.
 func isEmptyingStore(cmd string) bool {
+	if len(cmd) < 10 || cmd[len(cmd)-5:] != "STORE" {
+		return false
+	}
 	info := commandIndex[cmd]
 	return info != nil && emptyingStores[info.Name]
 }

@@ -228,15 +228,15 @@ func (s *Server) Dispatch(c *Peer, args []string) {
 
 	s.mu.Lock()
 	cmdMeta, ok := s.cmds[cmdUp]
+	if ok {
+		s.infoCmds++ // scriptgen: one lock for the lookup and the count
+	}
 	s.mu.Unlock()
 	if !ok {
 		c.WriteError(errUnknownCommand(cmd, args))
 		return
 	}
 
-	s.mu.Lock()
-	s.infoCmds++
-	s.mu.Unlock()
 	cmdMeta.handler(c, cmdUp, args)
 	if c.SwitchResp3 != nil {
 		c.Resp3 = *c.SwitchResp3
@@ -341,19 +341,25 @@ func (c *Peer) Block(f func(*Writer)) {
 
 // scriptgen: the single-reply methods below write through a Writer on the
 // stack; upstream's closure per reply (c.Block(func…)) was an allocation.
+// A peer with a sink takes no lock: it is the engine's nested peer, written
+// by one goroutine only, under miniredis's lock (see SetSink).
 
 // WriteError writes a redis 'Error'
 func (c *Peer) WriteError(e string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WriteError(e)
 }
 
 // WriteInline writes a redis inline string
 func (c *Peer) WriteInline(s string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WriteInline(s)
 }
@@ -365,89 +371,109 @@ func (c *Peer) WriteOK() {
 
 // WriteBulk writes a bulk string
 func (c *Peer) WriteBulk(s string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WriteBulk(s)
 }
 
 // WriteNull writes a redis Null element
 func (c *Peer) WriteNull() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WriteNull()
 }
 
 // WriteLen starts an array with the given length
 func (c *Peer) WriteLen(n int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WriteLen(n)
 }
 
 // WriteMapLen starts a map with the given length (number of keys)
 func (c *Peer) WriteMapLen(n int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WriteMapLen(n)
 }
 
 // WriteSetLen starts a set with the given length (number of elements)
 func (c *Peer) WriteSetLen(n int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WriteSetLen(n)
 }
 
 // WritePushLen starts a push-data array with the given length
 func (c *Peer) WritePushLen(n int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WritePushLen(n)
 }
 
 // WriteInt writes an integer
 func (c *Peer) WriteInt(n int) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WriteInt(n)
 }
 
 // WriteFloat writes a float
 func (c *Peer) WriteFloat(n float64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WriteFloat(n)
 }
 
 // WriteRaw writes a raw redis response
 func (c *Peer) WriteRaw(s string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WriteRaw(s)
 }
 
 // WriteStrings is a helper to (bulk)write a string list
 func (c *Peer) WriteStrings(strs []string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	w := Writer{c.w, c.Resp3, c.sink}
 	w.WriteStrings(strs)
 }
 
 // SetSink makes the peer hand its replies to s instead of writing RESP;
-// nil goes back to RESP (scriptgen).
+// nil goes back to RESP (scriptgen). Only for a peer no other goroutine
+// writes to, and called by the goroutine that does: while a sink is set,
+// the peer's writes take no lock.
 func (c *Peer) SetSink(s Sink) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	c.sink = s
 }
 
