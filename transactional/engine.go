@@ -48,6 +48,7 @@ type Engine struct {
 	innerBuf bytes.Buffer
 	sink     luaSink // takes the inner peer's replies during dispatchToLua
 	innerW   *bufio.Writer
+	runs     runs // makes the script runs; only used under miniredis's lock
 
 	doMu      sync.Mutex
 	doJournal bool // DoTransactional is running; guarded by doMu

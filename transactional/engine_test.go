@@ -305,7 +305,9 @@ func TestCoroutinesDoNotLeakGoroutines(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		mustDo(t, e, "EVAL", "local co = coroutine.create(function() coroutine.yield(1) end); coroutine.resume(co); return 1", "0")
 	}
-	// The propagation goroutines exit asynchronously; bounded wait.
+	// A coroutine's context is cancelled through runCtx.AfterFunc, with no
+	// goroutine of its own; were one started, it would exit asynchronously,
+	// hence the bounded wait.
 	deadline := time.Now().Add(5 * time.Second)
 	for runtime.NumGoroutine() > before+5 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)

@@ -119,7 +119,7 @@ func (e *Engine) evalScript(c *server.Peer, sc *evalScript, readOnly bool, keys,
 		e.reply = w.buf
 		return w.buf
 	}
-	r := newRun(c, sc.sha)
+	r := e.runs.next(c, sc.sha)
 	r.flags = sc.flags
 	r.readOnly = readOnly || sc.flags&scriptNoWrites != 0
 	if sc.host != nil {

@@ -279,7 +279,7 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 
 	s.proxyMeta.RawSetString("__index", s.loadAPI)
 	s.loading = ld
-	r := newRun(c, "")
+	r := fr.e.runs.next(c, "")
 	r.loading = true
 	fr.e.running.Store(r)
 	L.SetContext(runCtx{r})
@@ -503,7 +503,7 @@ func (e *Engine) cmdFcall(c *server.Peer, cmd string, args []string) {
 		writeError(c, msgWriteFlagWithRO)
 		return
 	}
-	r := newRun(c, f.name)
+	r := e.runs.next(c, f.name)
 	r.function = true
 	r.flags = f.flags
 	r.readOnly = ro || f.flags&scriptNoWrites != 0

@@ -40,10 +40,14 @@ type run struct {
 	wrote  atomic.Bool
 	start  time.Time
 
-	mu       sync.Mutex
-	reason   killReason
-	doneOnce sync.Once
-	done     chan struct{} // closed by kill (gopher-lua polls it) or at the end
+	mu     sync.Mutex
+	reason killReason
+	// done is closed by kill; gopher-lua polls it. A run that is not
+	// killed leaves it open for the next run (runs.next).
+	done chan struct{}
+	// afters are the functions a kill calls (runCtx.AfterFunc): the
+	// cancellation of the contexts gopher-lua derives for coroutines.
+	afters []func()
 	// finished is closed when the script has ended, so commands that
 	// arrive before the busy threshold can wait for either. It is made
 	// when the first such command asks for it (finishedChan): most runs
@@ -52,8 +56,21 @@ type run struct {
 	ended    bool
 }
 
-func newRun(caller *server.Peer, name string) *run {
-	return &run{caller: caller, name: name, start: time.Now(), done: make(chan struct{})}
+// runs makes runs. The done channel of a run that was not killed is
+// handed on to the next: nothing closes it, and a kill arriving after its
+// run ended is ignored, so it cannot stop the next one.
+type runs struct{ done chan struct{} }
+
+func (rs *runs) next(caller *server.Peer, name string) *run {
+	select {
+	case <-rs.done:
+		rs.done = nil // closed by a kill
+	default:
+	}
+	if rs.done == nil {
+		rs.done = make(chan struct{})
+	}
+	return &run{caller: caller, name: name, start: time.Now(), done: rs.done}
 }
 
 // finishedChan returns a channel closed when the script has ended.
@@ -69,28 +86,35 @@ func (r *run) finishedChan() <-chan struct{} {
 	return r.finished
 }
 
-// kill stops the script at its next Lua instruction; the first reason wins.
+// kill stops the script at its next Lua instruction; the first reason
+// wins, and a run that has ended is not stopped.
 func (r *run) kill(reason killReason) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.reason != killNone {
+	if r.reason != killNone || r.ended {
+		r.mu.Unlock()
 		return
 	}
 	r.reason = reason
-	r.doneOnce.Do(func() { close(r.done) })
+	close(r.done)
+	afters := r.afters
+	r.afters = nil
+	r.mu.Unlock()
+	for _, f := range afters {
+		if f != nil {
+			f()
+		}
+	}
 }
 
-// end marks the script ended and releases what waits on r.done: gopher-lua
-// derives a context for every coroutine, and its propagation goroutine
-// lives until the parent is done.
+// end marks the script ended.
 func (r *run) end() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.ended = true
+	r.afters = nil
 	if r.finished != nil {
 		close(r.finished)
 	}
-	r.doneOnce.Do(func() { close(r.done) })
 }
 
 func (r *run) killed() killReason {
@@ -109,6 +133,31 @@ var errKilled = errors.New("script killed")
 func (c runCtx) Deadline() (time.Time, bool) { return time.Time{}, false }
 func (c runCtx) Done() <-chan struct{}       { return c.r.done }
 func (c runCtx) Value(any) any               { return nil }
+
+// AfterFunc makes the contexts gopher-lua derives for coroutines
+// (context.WithCancel) register f with the run instead of starting a
+// goroutine each that waits for done (Go's context looks for this method).
+func (c runCtx) AfterFunc(f func()) (stop func() bool) {
+	r := c.r
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.reason != killNone {
+		go f()
+		return func() bool { return false }
+	}
+	i := len(r.afters)
+	r.afters = append(r.afters, f)
+	return func() bool {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if i >= len(r.afters) || r.afters[i] == nil {
+			return false
+		}
+		r.afters[i] = nil
+		return true
+	}
+}
+
 func (c runCtx) Err() error {
 	select {
 	case <-c.r.done:
