@@ -57,7 +57,7 @@ func bitArg(L *lua.LState, n int, fname string) uint32 {
 }
 
 func bitPush(L *lua.LState, b uint32) int {
-	L.Push(lua.LNumber(int32(b)))
+	L.PushNumber(lua.LNumber(int32(b)))
 	return 1
 }
 

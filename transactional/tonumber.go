@@ -24,7 +24,7 @@ func luaToNumber(L *lua.LState) int {
 			return 1
 		case lua.LString:
 			if f, ok := lua.StrToNumber(string(v)); ok {
-				L.Push(luaNumber(f))
+				L.PushNumber(lua.LNumber(f))
 				return 1
 			}
 		}
@@ -42,7 +42,7 @@ func luaToNumber(L *lua.LState) int {
 		return 1
 	}
 	if n, ok := lua.StrToUnsigned(s, base); ok {
-		L.Push(lua.LNumber(n))
+		L.PushNumber(lua.LNumber(n))
 		return 1
 	}
 	L.Push(lua.LNil)

@@ -46,57 +46,57 @@ var mathFuncs = map[string]LGFunction{
 }
 
 func mathAbs(L *LState) int {
-	L.Push(LNumber(math.Abs(float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(math.Abs(float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathAcos(L *LState) int {
-	L.Push(LNumber(cMath1(math.Acos, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(math.Acos, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathAsin(L *LState) int {
-	L.Push(LNumber(cMath1(math.Asin, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(math.Asin, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathAtan(L *LState) int {
-	L.Push(LNumber(cMath1(math.Atan, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(math.Atan, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathAtan2(L *LState) int {
-	L.Push(LNumber(math.Atan2(float64(L.CheckNumber(1)), float64(L.CheckNumber(2)))))
+	L.PushNumber(LNumber(math.Atan2(float64(L.CheckNumber(1)), float64(L.CheckNumber(2)))))
 	return 1
 }
 
 func mathCeil(L *LState) int {
-	L.Push(LNumber(math.Ceil(float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(math.Ceil(float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathCos(L *LState) int {
-	L.Push(LNumber(cMath1(math.Cos, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(math.Cos, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathCosh(L *LState) int {
-	L.Push(LNumber(cMath1(math.Cosh, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(math.Cosh, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathDeg(L *LState) int {
-	L.Push(LNumber(float64(L.CheckNumber(1)) * 180 / math.Pi))
+	L.PushNumber(LNumber(float64(L.CheckNumber(1)) * 180 / math.Pi))
 	return 1
 }
 
 func mathExp(L *LState) int {
-	L.Push(LNumber(cMath1(math.Exp, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(math.Exp, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathFloor(L *LState) int {
-	L.Push(LNumber(math.Floor(float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(math.Floor(float64(L.CheckNumber(1)))))
 	return 1
 }
 
@@ -114,31 +114,31 @@ func mathFmod(L *LState) int {
 	case math.IsNaN(r):
 		r = math.Copysign(r, -1)
 	}
-	L.Push(LNumber(r))
+	L.PushNumber(LNumber(r))
 	return 1
 }
 
 func mathFrexp(L *LState) int {
 	v1, v2 := math.Frexp(float64(L.CheckNumber(1)))
-	L.Push(LNumber(v1))
-	L.Push(LNumber(v2))
+	L.PushNumber(LNumber(v1))
+	L.PushNumber(LNumber(v2))
 	return 2
 }
 
 func mathLdexp(L *LState) int {
 	// scriptgen: the exponent is luaL_checkint's, a C int.
 	e := int(int32(L.CheckInt64(2))) // checked first, as gcc evaluates ldexp's arguments
-	L.Push(LNumber(math.Ldexp(float64(L.CheckNumber(1)), e)))
+	L.PushNumber(LNumber(math.Ldexp(float64(L.CheckNumber(1)), e)))
 	return 1
 }
 
 func mathLog(L *LState) int {
-	L.Push(LNumber(cMath1(cLog, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(cLog, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathLog10(L *LState) int {
-	L.Push(LNumber(cLog10(float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cLog10(float64(L.CheckNumber(1)))))
 	return 1
 }
 
@@ -154,7 +154,7 @@ func mathMax(L *LState) int {
 			max = v
 		}
 	}
-	L.Push(max)
+	L.PushNumber(max)
 	return 1
 }
 
@@ -170,39 +170,39 @@ func mathMin(L *LState) int {
 			min = v
 		}
 	}
-	L.Push(min)
+	L.PushNumber(min)
 	return 1
 }
 
 func mathModf(L *LState) int {
 	v1, v2 := cModf(float64(L.CheckNumber(1)))
-	L.Push(LNumber(v1))
-	L.Push(LNumber(v2))
+	L.PushNumber(LNumber(v1))
+	L.PushNumber(LNumber(v2))
 	return 2
 }
 
 func mathPow(L *LState) int {
 	y := float64(L.CheckNumber(2)) // checked first, as gcc evaluates pow's arguments
-	L.Push(LNumber(cPow(float64(L.CheckNumber(1)), y)))
+	L.PushNumber(LNumber(cPow(float64(L.CheckNumber(1)), y)))
 	return 1
 }
 
 func mathRad(L *LState) int {
-	L.Push(LNumber(float64(L.CheckNumber(1)) * math.Pi / 180))
+	L.PushNumber(LNumber(float64(L.CheckNumber(1)) * math.Pi / 180))
 	return 1
 }
 
 func mathRandom(L *LState) int {
 	switch L.GetTop() {
 	case 0:
-		L.Push(LNumber(rand.Float64()))
+		L.PushNumber(LNumber(rand.Float64()))
 	case 1:
 		n := L.CheckInt(1)
-		L.Push(LNumber(rand.Intn(n) + 1))
+		L.PushNumber(LNumber(rand.Intn(n) + 1))
 	default:
 		min := L.CheckInt(1)
 		max := L.CheckInt(2) + 1
-		L.Push(LNumber(rand.Intn(max-min) + min))
+		L.PushNumber(LNumber(rand.Intn(max-min) + min))
 	}
 	return 1
 }
@@ -213,27 +213,27 @@ func mathRandomseed(L *LState) int {
 }
 
 func mathSin(L *LState) int {
-	L.Push(LNumber(cMath1(math.Sin, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(math.Sin, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathSinh(L *LState) int {
-	L.Push(LNumber(cMath1(math.Sinh, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(math.Sinh, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathSqrt(L *LState) int {
-	L.Push(LNumber(cMath1(math.Sqrt, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(math.Sqrt, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathTan(L *LState) int {
-	L.Push(LNumber(cMath1(math.Tan, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(math.Tan, float64(L.CheckNumber(1)))))
 	return 1
 }
 
 func mathTanh(L *LState) int {
-	L.Push(LNumber(cMath1(math.Tanh, float64(L.CheckNumber(1)))))
+	L.PushNumber(LNumber(cMath1(math.Tanh, float64(L.CheckNumber(1)))))
 	return 1
 }
 

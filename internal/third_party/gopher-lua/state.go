@@ -1565,6 +1565,13 @@ func (ls *LState) Push(value LValue) {
 	ls.reg.Push(value)
 }
 
+// PushNumber pushes n as the VM stores numbers (scriptgen): small integers
+// shared, others from the allocator's blocks, where Push(LNumber) costs an
+// allocation each.
+func (ls *LState) PushNumber(n LNumber) {
+	ls.reg.Push(ls.alloc.LNumber2I(n))
+}
+
 func (ls *LState) Pop(n int) {
 	for i := 0; i < n; i++ {
 		if ls.GetTop() == 0 {
