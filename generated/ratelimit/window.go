@@ -12,7 +12,7 @@ var windowScript = &script{
 	fn:   "ratelimit_window",
 	name: "window",
 	ro:   false,
-	sha:  "7a459806904806dff1cf86c9cf40ca10035ca0b3",
+	sha:  "4ece5bac20062d556e92a86ffbceb75033872bab",
 	src: `--! name: window
 --! doc: Sliding and fixed windows (seed 001, part 2): several limits at once,
 --! doc: each [duration_ms, limit, precision_ms?]. A limit with a precision
@@ -183,13 +183,22 @@ for _, l in ipairs(limits) do
         never = true
       else
         -- Wait until enough of the oldest sub-buckets leave the window.
-        local freed = 0
-        for _, b in ipairs(buckets(j, l.prefix, l.blocks, l.trim, l.block)) do
-          freed = freed + b[2]
-          if cur - freed + cost <= l.limit then
-            retry = math.max(retry, (b[1] + l.blocks) * l.precision - now)
-            break
+        -- They are read oldest first in runs that double (8, 16, ...):
+        -- under load the answer is in the first few, and a refusal, the
+        -- call a limiter gets most when hammered, then reads a handful of
+        -- slots, not the whole ring.
+        local freed, from, run, found = 0, l.trim, 8, false
+        while not found and from <= l.block do
+          local to = math.min(from + run - 1, l.block)
+          for _, b in ipairs(buckets(j, l.prefix, l.blocks, from, to)) do
+            freed = freed + b[2]
+            if cur - freed + cost <= l.limit then
+              retry = math.max(retry, (b[1] + l.blocks) * l.precision - now)
+              found = true
+              break
+            end
           end
+          from, run = to + 1, run * 2
         end
       end
     end
