@@ -2,6 +2,9 @@ package transactional
 
 import (
 	"context"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/redis/go-redis/v9"
@@ -107,4 +110,80 @@ func BenchmarkEngineEvalshaTCP(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
+}
+
+// BenchmarkRunParts takes the library's token bucket apart, run through
+// Engine.EvalSHA as the simulator runs it: a run that does nothing
+// (return1), one that builds the reply table (table4), the same with the
+// bucket's HMGET (hmget) and with all three of its commands (3calls), the
+// script's Lua with its commands taken out (pure), and the script itself
+// (token_bucket). The differences are what each part costs a request.
+func BenchmarkRunParts(b *testing.B) {
+	tb, err := os.ReadFile("../lua/ratelimit/token_bucket.lua")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pure := strings.NewReplacer("redis.call('HMGET', KEYS[1], 'l', 't')", "{'5000', '7'}",
+		"redis.call('DEL', KEYS[1])", "", "redis.call('HSET', KEYS[1], 'l', level, 't', last)", "",
+		"redis.call('PEXPIRE', KEYS[1], reset)", "").Replace(string(tb))
+	if strings.Contains(pure, "redis.call('H") || strings.Contains(pure, "PEXPIRE', KEYS") {
+		b.Fatal("the token bucket's commands are no longer where this benchmark takes them out")
+	}
+	const reply = " return {1, 2, 3, 4}"
+	for _, c := range []struct{ name, src string }{
+		{"return1", "return 1"},
+		{"table4", reply},
+		{"hmget", "local s = redis.call('HMGET', KEYS[1], 'l', 't')" + reply},
+		{"3calls", "redis.call('HMGET', KEYS[1], 'l', 't') redis.call('HSET', KEYS[1], 'l', 5, 't', 7) redis.call('PEXPIRE', KEYS[1], 100)" + reply},
+		{"pure", pure},
+		{"token_bucket", string(tb)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			e := New()
+			defer e.Close()
+			sha, err := e.Do("SCRIPT", "LOAD", c.src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			keys, argv := []string{"rl:{a}:tb"}, []string{"100", "500", "1000", "1", ""}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				i++
+				argv[4] = strconv.Itoa(i) // the time, as the simulator sends it
+				if _, err := e.EvalSHA(sha.(string), keys, argv); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkVMOps is the cost of one Lua operation in the engine's VM: a
+// loop doing it b.N times, less the empty loop (empty).
+func BenchmarkVMOps(b *testing.B) {
+	for _, c := range []struct{ name, body string }{
+		{"empty", ""},
+		{"arith", "x = x + i * 2"},
+		{"luacall", "x = f(i, 1)"},
+		{"gcall", "x = math.max(i, 1)"},
+		{"tonumber", "x = tonumber('123')"},
+		{"table", "x = {1, 2, 3, 4}"},
+		{"record", "x = {a = i, b = 2}"},
+		{"concat", "x = 'r' .. i"},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			e := New()
+			defer e.Close()
+			src := "local function f(v, m) return v end local x = 0 for i = 1, tonumber(ARGV[1]) do " + c.body + " end return 1"
+			sha, err := e.Do("SCRIPT", "LOAD", src)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			if _, err := e.EvalSHA(sha.(string), nil, []string{strconv.Itoa(b.N)}); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
 }
