@@ -53,10 +53,36 @@ func newLTable(acap int, hcap int) *LTable {
 	if acap != 0 {
 		tb.array = make([]LValue, 0, acap)
 	}
-	if hcap != 0 {
+	if hcap > smallStrKeys {
 		tb.strdict = make(map[string]int, hcap)
 	}
+	if hcap != 0 {
+		tb.keys = make([]LValue, 0, hcap)
+		tb.vals = make([]LValue, 0, hcap)
+	}
 	return tb
+}
+
+// smallStrKeys is how many string keys a table holds before it keeps
+// them in a map (strdict) too (scriptgen).
+const smallStrKeys = 8
+
+// strIndex is where string key's slot is in keys and vals, and whether
+// the table has one (scriptgen).
+func (tb *LTable) strIndex(key string) (int, bool) {
+	if tb.strdict != nil {
+		i, ok := tb.strdict[key]
+		return i, ok
+	}
+	if tb.nstr == 0 {
+		return 0, false
+	}
+	for i, k := range tb.keys {
+		if s, ok := k.(LString); ok && string(s) == key {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // Len returns length of this LTable without using __len.
@@ -201,7 +227,7 @@ func (tb *LTable) RawSetInt(key int, value LValue) {
 
 // RawSetString sets a given LValue to a given string index without the __newindex metamethod.
 func (tb *LTable) RawSetString(key string, value LValue) {
-	if i, ok := tb.strdict[key]; ok {
+	if i, ok := tb.strIndex(key); ok {
 		if value == LNil && tb.vals[i] != LNil {
 			tb.dels++ // scriptgen: Lua's layout no longer followed
 		}
@@ -211,10 +237,18 @@ func (tb *LTable) RawSetString(key string, value LValue) {
 	if value == LNil {
 		return
 	}
-	if tb.strdict == nil {
-		tb.strdict = map[string]int{}
+	if tb.strdict == nil && tb.nstr >= smallStrKeys {
+		tb.strdict = make(map[string]int, 2*smallStrKeys)
+		for i, k := range tb.keys {
+			if s, ok := k.(LString); ok {
+				tb.strdict[string(s)] = i
+			}
+		}
 	}
-	tb.strdict[key] = len(tb.keys)
+	if tb.strdict != nil {
+		tb.strdict[key] = len(tb.keys)
+	}
+	tb.nstr++
 	tb.keys = append(tb.keys, LString(key))
 	tb.vals = append(tb.vals, value)
 }
@@ -226,7 +260,7 @@ func (tb *LTable) RawSetH(key LValue, value LValue) {
 		return
 	}
 	if tb.dict == nil {
-		tb.dict = make(map[LValue]LValue, len(tb.strdict))
+		tb.dict = make(map[LValue]LValue, tb.nstr)
 	}
 	if tb.k2i == nil {
 		tb.k2i = map[LValue]int{}
@@ -263,7 +297,7 @@ func (tb *LTable) RawGet(key LValue) LValue {
 			return tb.array[index]
 		}
 	case LString:
-		if i, ok := tb.strdict[string(v)]; ok {
+		if i, ok := tb.strIndex(string(v)); ok {
 			return tb.vals[i]
 		}
 		return LNil
@@ -292,7 +326,7 @@ func (tb *LTable) RawGetInt(key int) LValue {
 // RawGet returns an LValue associated with a given key without __index metamethod.
 func (tb *LTable) RawGetH(key LValue) LValue {
 	if s, sok := key.(LString); sok {
-		if i, ok := tb.strdict[string(s)]; ok {
+		if i, ok := tb.strIndex(string(s)); ok {
 			return tb.vals[i]
 		}
 		return LNil
@@ -308,7 +342,7 @@ func (tb *LTable) RawGetH(key LValue) LValue {
 
 // RawGetString returns an LValue associated with a given key without __index metamethod.
 func (tb *LTable) RawGetString(key string) LValue {
-	if i, ok := tb.strdict[key]; ok {
+	if i, ok := tb.strIndex(key); ok {
 		return tb.vals[i]
 	}
 	return LNil
@@ -317,8 +351,7 @@ func (tb *LTable) RawGetString(key string) LValue {
 // keyIndex is key's place in tb.keys, and whether the table has held it.
 func (tb *LTable) keyIndex(key LValue) (int, bool) {
 	if s, ok := key.(LString); ok {
-		i, ok := tb.strdict[string(s)]
-		return i, ok
+		return tb.strIndex(string(s))
 	}
 	i, ok := tb.k2i[key]
 	return i, ok
@@ -397,7 +430,7 @@ func (tb *LTable) Next(key LValue) (LValue, LValue) {
 				}
 			}
 			if tb.array == nil || index == len(tb.array) {
-				if (tb.dict == nil || len(tb.dict) == 0) && (tb.strdict == nil || len(tb.strdict) == 0) {
+				if (tb.dict == nil || len(tb.dict) == 0) && tb.nstr == 0 {
 					return LNil, LNil
 				}
 				key = tb.keys[0]

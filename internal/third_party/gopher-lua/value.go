@@ -148,7 +148,12 @@ type LTable struct {
 	// good: deleting it stores nil there, as upstream kept it in keys.
 	// A fixed slot is what lets the VM cache where a constant key was
 	// found (see icEntry); k2i now holds non-string keys only.
+	// A table with few string keys (smallStrKeys) has no strdict: they
+	// are found by a look along keys, which costs less than the map a
+	// record such as {limit = n, precision = p} would otherwise make.
+	// nstr counts the string keys' slots.
 	strdict map[string]int
+	nstr    int32
 	vals    []LValue
 	keys    []LValue
 	k2i     map[LValue]int
