@@ -141,8 +141,8 @@ func ipairsaux(L *LState) int {
 		return 0
 	} else {
 		L.Pop(1)
-		L.Push(LNumber(i))
-		L.Push(LNumber(i))
+		L.PushNumber(LNumber(i))
+		L.PushNumber(LNumber(i))
 		L.Push(v)
 		return 2
 	}
@@ -152,7 +152,7 @@ func baseIpairs(L *LState) int {
 	tb := L.CheckTable(1)
 	L.Push(L.Get(UpvalueIndex(1)))
 	L.Push(tb)
-	L.Push(LNumber(0))
+	L.PushNumber(LNumber(0))
 	return 3
 }
 
@@ -335,7 +335,7 @@ func baseSelect(L *LState) int {
 		if string(lv) != "#" {
 			L.ArgError(1, "invalid string '"+string(lv)+"'")
 		}
-		L.Push(LNumber(L.GetTop() - 1))
+		L.PushNumber(LNumber(L.GetTop() - 1))
 		return 1
 	}
 	return 0
@@ -414,7 +414,7 @@ func baseToNumber(L *LState) int {
 			if v, err := strconv.ParseFloat(str, LNumberBit); err != nil {
 				L.Push(LNil)
 			} else {
-				L.Push(LNumber(v))
+				L.PushNumber(LNumber(v))
 			}
 		} else {
 			if noBase && strings.HasPrefix(strings.ToLower(str), "0x") {
@@ -423,7 +423,7 @@ func baseToNumber(L *LState) int {
 			if v, err := strconv.ParseInt(str, base, LNumberBit); err != nil {
 				L.Push(LNil)
 			} else {
-				L.Push(LNumber(v))
+				L.PushNumber(LNumber(v))
 			}
 		}
 	default:

@@ -68,7 +68,7 @@ func (ls *LState) getFieldStringAt(obj LValue, key string, cf *callFrame) LValue
 				if v := tb.vals[c.idx]; v != LNil {
 					return v
 				}
-			} else if i, ok := tb.strdict[key]; ok {
+			} else if i, ok := tb.strIndex(key); ok {
 				if v := tb.vals[i]; v != LNil {
 					e.Store(&icEntry{tb, i})
 					return v
@@ -189,15 +189,38 @@ func (fp *FunctionProto) str(level int, count int) string {
 
 /* LFunction {{{ */
 
-func newLFunctionL(proto *FunctionProto, env *LTable, nupvalue int) *LFunction {
-	return &LFunction{
-		IsG: false,
-		Env: env,
+// scriptgen: a Lua closure and its upvalue slots in one allocation, for
+// the few upvalues most closures have (a script's local functions are
+// made anew on every run).
+type lfunctionUp2 struct {
+	f  LFunction
+	up [2]*Upvalue
+}
 
-		Proto:     proto,
-		GFunction: nil,
-		Upvalues:  make([]*Upvalue, nupvalue),
+type lfunctionUp4 struct {
+	f  LFunction
+	up [4]*Upvalue
+}
+
+func newLFunctionL(proto *FunctionProto, env *LTable, nupvalue int) *LFunction {
+	var fn *LFunction
+	switch {
+	case nupvalue == 0:
+		fn = &LFunction{Upvalues: []*Upvalue{}}
+	case nupvalue <= 2:
+		p := &lfunctionUp2{}
+		fn = &p.f
+		fn.Upvalues = p.up[:nupvalue:nupvalue]
+	case nupvalue <= 4:
+		p := &lfunctionUp4{}
+		fn = &p.f
+		fn.Upvalues = p.up[:nupvalue:nupvalue]
+	default:
+		fn = &LFunction{Upvalues: make([]*Upvalue, nupvalue)}
 	}
+	fn.Env = env
+	fn.Proto = proto
+	return fn
 }
 
 func newLFunctionG(gfunc LGFunction, env *LTable, nupvalue int) *LFunction {

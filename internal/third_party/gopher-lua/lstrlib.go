@@ -79,7 +79,7 @@ func strByte(L *LState) int {
 	}
 	n := int(pose - posi + 1)
 	for i := 0; i < n; i++ {
-		L.Push(LNumber(s[int(posi)+i-1]))
+		L.PushNumber(LNumber(s[int(posi)+i-1]))
 	}
 	return n
 }
@@ -454,8 +454,8 @@ func strFindAux(L *LState, find bool) int {
 	if find && (LVAsBool(L.Get(4)) || !strings.ContainsAny(cp, specials)) {
 		// do a plain search
 		if j := strings.Index(s[init:], p); j >= 0 {
-			L.Push(LNumber(int(init) + j + 1))
-			L.Push(LNumber(int(init) + j + len(p)))
+			L.PushNumber(LNumber(int(init) + j + 1))
+			L.PushNumber(LNumber(int(init) + j + len(p)))
 			return 2
 		}
 	} else {
@@ -469,8 +469,8 @@ func strFindAux(L *LState, find bool) int {
 			ms.level = 0
 			if res := ms.match(s1, p, i); res >= 0 {
 				if find {
-					L.Push(LNumber(s1 + 1)) // start
-					L.Push(LNumber(res))    // end
+					L.PushNumber(LNumber(s1 + 1)) // start
+					L.PushNumber(LNumber(res))    // end
 					return ms.pushCaptures(false, 0, 0) + 2
 				}
 				return ms.pushCaptures(true, s1, res)
@@ -605,6 +605,6 @@ func strGsub(L *LState) int {
 	}
 	b.WriteString(src[s:])
 	L.Push(LString(b.String()))
-	L.Push(LNumber(n))
+	L.PushNumber(LNumber(n))
 	return 2
 }

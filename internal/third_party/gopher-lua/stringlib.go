@@ -47,7 +47,7 @@ func strDump(L *LState) int {
 
 func strLen(L *LState) int {
 	str := L.CheckString(1)
-	L.Push(LNumber(len(str)))
+	L.PushNumber(LNumber(len(str)))
 	return 1
 }
 

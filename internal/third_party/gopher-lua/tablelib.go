@@ -31,12 +31,12 @@ func tableSort(L *LState) int {
 }
 
 func tableGetN(L *LState) int {
-	L.Push(LNumber(L.CheckTable(1).Len()))
+	L.PushNumber(LNumber(L.CheckTable(1).Len()))
 	return 1
 }
 
 func tableMaxN(L *LState) int {
-	L.Push(LNumber(L.CheckTable(1).MaxN()))
+	L.PushNumber(LNumber(L.CheckTable(1).MaxN()))
 	return 1
 }
 
