@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -284,7 +283,7 @@ func (e *Engine) evalSHA(c *server.Peer, sha string, keys, argv []string) (reply
 			reply = w.buf
 		}
 	}()
-	sc := e.scripts[strings.ToLower(sha)]
+	sc := e.script(sha)
 	if sc == nil {
 		w := respWriter{}
 		w.errorReply(msgNoScript)

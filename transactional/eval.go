@@ -69,6 +69,15 @@ func (e *Engine) createScript(body string) (*evalScript, error) {
 	return sc, nil
 }
 
+// script is the cached script of sha, in either case: a look-up as
+// given first, as clients send the lower case SCRIPT LOAD returns.
+func (e *Engine) script(sha string) *evalScript {
+	if sc, ok := e.scripts[sha]; ok {
+		return sc
+	}
+	return e.scripts[strings.ToLower(sha)]
+}
+
 // parseNumKeys validates EVAL's numkeys against the remaining arguments.
 func parseNumKeys(args []string) (keys, argv []string, errMsg string) {
 	n, err := strconv.ParseInt(args[0], 10, 64)
@@ -94,7 +103,7 @@ func (e *Engine) cmdEval(c *server.Peer, cmd string, args []string) {
 	}
 	var sc *evalScript
 	if cmd == "EVALSHA" || cmd == "EVALSHA_RO" {
-		sc = e.scripts[strings.ToLower(args[0])]
+		sc = e.script(args[0])
 		if sc == nil {
 			writeError(c, msgNoScript)
 			return
