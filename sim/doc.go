@@ -25,9 +25,9 @@
 // side by side at the cost of one on a multi-core machine. Within one
 // limiter requests are sequential: each is a full EVALSHA run in the engine
 // (through Engine.EvalSHA, which skips the RESP command line and miniredis's
-// dispatch but nothing of the run), about 4.9 µs for token_bucket on a
-// 2-core EPYC. One virtual hour at 1,000 requests/s (3.6 M runs) takes
-// 18-21 s (BenchmarkHour, with -hour, ran it whole in 19.2 and 20.6 s, and
+// dispatch but nothing of the run), 4.2 to 5 µs for token_bucket on a
+// 2-core EPYC, whose speed varies by a fifth from day to day. One virtual
+// hour at 1,000 requests/s (3.6 M runs) takes 18-21 s (BenchmarkHour, with -hour, ran it whole in 19.2 and 20.6 s, and
 // the previous engine in 22.0 and 24.8 s beside them; 17.8 s once the
 // clock moves were a heap's). It took 56 s at
 // first; the steps since, each measured with benchstat against the one
@@ -39,17 +39,23 @@
 // -10%, within this machine's noise); and miniredis, copied into
 // internal/third_party/miniredis, handing a redis.call's reply to the
 // script as Lua values where it wrote RESP with fmt for the engine to parse
-// back (-17%). Not the 10 s aimed for, which would leave 2.8 µs a request.
-// What is left is spread thin: gopher-lua's instruction loop and calls
-// (about 40%: some 200 instructions, five calls of a Lua function and
-// fourteen of Go ones), the three commands with their checks (20%), the
-// run's setup and reply (15%), allocation and garbage collection (15-20%).
-// Tried and dropped, as no gain showed beyond this machine's noise: the
-// opcodes as one switch instead of a table of functions, and a table's
-// small array part in its own allocation (4 fewer of 33 allocations a
-// request). Going below that means another interpreter, or a path that
-// skips the engine the scripts are tested on; the figure is kept honest
-// instead.
+// back (-17%); then trimming the run itself (-7 to -12%): no channel per
+// run, numbers pushed by Go functions taken from the VM's blocks instead of
+// an allocation each, the nested peer writing without its lock (33 → 25
+// allocations a request), with the hour at 18.6 and 19.7 s beside 19.8 and
+// 21.4 s for the engine before, on a day this machine ran slower. Not the
+// 10 s aimed for, which would leave 2.8 µs a request. What is left is spread
+// thin. Counted in instructions (valgrind, GOGC=off, BenchmarkRunParts):
+// about 51,000 a request, of which the VM's loop and its calls of Lua and
+// Go functions about a quarter (some 340 instructions, 17 calls),
+// allocation a tenth, the three commands with their checks a fifth. Tried
+// and dropped, as no gain showed: the opcodes as one switch instead of a
+// table of functions; a table's small array part in its own allocation;
+// the frame's code kept at hand in the loop (2,400 more instructions a
+// request: the checks cost more than the loads they saved); a larger GOGC
+// (the collector runs on the other core: the best of 8 runs moved 0.4%).
+// Going below that means another interpreter, or a path that skips the
+// engine the scripts are tested on; the figure is kept honest instead.
 //
 // Many callers, each with a key that has a TTL, cost little more per
 // request than one: miniredis (as copied here) keeps TTLs as deadlines in a
@@ -68,13 +74,17 @@
 // 3.0 ms (BenchmarkLog).
 //
 // BenchmarkLimiters runs every limiter of the library at 1,000 req/s, each
-// letting about half through. Per request: gate 2.6 µs (an hour in 9.3 s),
-// credits 4.5, gcra and token_bucket 4.9, cl_throttle 6.4, concurrency
-// (1,000 slots) 9.5, log (a minute, up to 30,000 entries) 13.9, fixed
-// window 18.1, sliding window (60 sub-buckets) 47.4. The windows are the
-// Lua of the script (its limits decoded from JSON, its sub-buckets named
-// and parsed with string functions each request), not the engine. Tables
-// that grow from nothing (cjson.decode's among them) no longer start with
-// room for 32 entries: the windows and the log 12-17% faster, with half
-// the memory a request.
+// letting about half through. Per request, the best of 3 on a slow day:
+// gate 2.3 µs (an hour in 8.4 s), credits 4.3, gcra and token_bucket 4.7,
+// cl_throttle 6.7, concurrency (1,000 slots) 12, log (a minute, up to
+// 30,000 entries) 13, fixed window 15, sliding window (60 sub-buckets) 30.
+// The windows are the Lua of the script (its limits decoded from JSON, its
+// sub-buckets named and parsed with string functions), not the engine. A
+// refused request of the sliding window reads its oldest sub-buckets in
+// runs that double until enough leave the window, where it read the whole
+// ring: 28% less a request (38.3 → 27.6 µs, n = 6), same replies. The VM
+// makes records of up to 8 string keys without a map ({a = i, b = 2}: 906
+// → 313 ns), closures in one allocation with their upvalues, and ipairs's
+// index without one: the fixed window 139 → 108 allocations a request, the
+// sliding window 272 → 169.
 package sim
