@@ -5,6 +5,7 @@ import (
 
 	"github.com/scriptgen/scriptgen/internal/commands"
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // Errors Redis's scriptCall raises before a command runs.
@@ -81,7 +82,7 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 		}
 		r.wrote.Store(true)
 		if r.journal != nil {
-			s.e.record(r.journal, s.e.cs.selectedDB(s.e.inner), args)
+			s.e.record(r.journal, miniredis.PeerDB(s.e.inner), args)
 		}
 	}
 	var out *luaSink

@@ -47,7 +47,7 @@ const (
 // keyCommand serves DUMP and RESTORE on c's selected database. The caller
 // holds miniredis's lock.
 func (e *Engine) keyCommand(c *server.Peer, cmd string, args []string) {
-	db := e.store.db(e.cs.selectedDB(c))
+	db := e.store.db(miniredis.PeerDB(c))
 	w := respWriter{resp3: c.Resp3}
 	switch cmd {
 	case "DUMP":
@@ -442,7 +442,7 @@ func (e *Engine) moveInPlace(c *server.Peer, cmd string, args []string) bool {
 		return false
 	}
 	defer e.lockClient(c)()
-	db := e.store.db(e.cs.selectedDB(c))
+	db := e.store.db(miniredis.PeerDB(c))
 	if e.store.typeOf(db, args[0]) != "list" {
 		return false
 	}
@@ -469,7 +469,7 @@ func (e *Engine) ttlRounded(c *server.Peer, cmd string, args []string) bool {
 		return false
 	}
 	defer e.lockClient(c)()
-	db := e.store.db(e.cs.selectedDB(c))
+	db := e.store.db(miniredis.PeerDB(c))
 	ttl := int64(-2)
 	if e.store.typeOf(db, args[0]) != "" {
 		ttl = -1
@@ -505,7 +505,7 @@ func (e *Engine) storeDropsEmpty(c *server.Peer, cmd string, args []string) bool
 // reports whether it took the command: a subscribed or unauthenticated
 // connection and a bad arity are left to miniredis.
 func (e *Engine) throughInner(c *server.Peer, cmd string, args []string, fix func(raw []byte) []byte) bool {
-	if e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+	if miniredis.PeerSubscribed(c) || e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
 		return false
 	}
 	if info := commandIndex[cmd]; info == nil || !info.ArityOK(len(args)+1) {
@@ -513,7 +513,7 @@ func (e *Engine) throughInner(c *server.Peer, cmd string, args []string, fix fun
 	}
 	full := append([]string{cmd}, args...)
 	e.runNowOrQueued(c, func(p *server.Peer) {
-		e.cs.prepareNested(e.inner, e.cs.selectedDB(p), "")
+		miniredis.PrepareNested(e.inner, miniredis.PeerDB(p), "")
 		p.WriteRaw(string(fix(e.dispatchInner(full, p.Resp3))))
 	})
 	return true
@@ -541,7 +541,7 @@ func (e *Engine) storeSourcesTyped(c *server.Peer, cmd string, args []string) bo
 		return false
 	}
 	defer e.lockClient(c)()
-	db := e.store.db(e.cs.selectedDB(c))
+	db := e.store.db(miniredis.PeerDB(c))
 	for _, k := range sources {
 		if typ := e.store.typeOf(db, k); typ != "" && typ != "set" && !(zset && typ == "zset") {
 			writeError(c, msgWrongType)
@@ -636,7 +636,7 @@ func (e *Engine) pairsGuard(c *server.Peer, cmd string, args []string) bool {
 // from a subscribed or not yet authenticated connection (miniredis has
 // the right answer for those).
 func (e *Engine) answerable(c *server.Peer) bool {
-	return c == e.inner || !(e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c))
+	return c == e.inner || !(miniredis.PeerInMulti(c) || miniredis.PeerSubscribed(c) || e.opts.password != "" && !miniredis.PeerAuthenticated(c))
 }
 
 // lockClient takes miniredis's lock for a client's command and returns
@@ -652,8 +652,8 @@ func (e *Engine) lockClient(c *server.Peer) func() {
 // runNowOrQueued runs fn for c under miniredis's lock, or, in MULTI,
 // queues it for EXEC (which holds the lock) and answers QUEUED.
 func (e *Engine) runNowOrQueued(c *server.Peer, fn func(*server.Peer)) {
-	if e.cs.inMulti(c) {
-		e.cs.queue(c, fn)
+	if miniredis.PeerInMulti(c) {
+		miniredis.QueuePeer(c, fn)
 		c.WriteInline("QUEUED")
 		return
 	}

@@ -35,7 +35,6 @@ const DefaultTimeLimit = 5 * time.Second
 type Engine struct {
 	m    *miniredis.Miniredis
 	srv  *server.Server
-	cs   *connState
 	opts options
 	// store reaches miniredis's databases for DUMP, RESTORE and the
 	// journal; only used under miniredis's lock.
@@ -140,11 +139,6 @@ func New(opts ...Option) *Engine {
 	}
 	conn.Close()
 	e.srv = e.m.Server()
-	cs, err := discoverConnState(e.srv)
-	if err != nil {
-		panic(err)
-	}
-	e.cs = cs
 	e.store = newStore(e.m)
 	if !o.realTime {
 		e.now = o.start
@@ -160,7 +154,7 @@ func New(opts ...Option) *Engine {
 	e.inner = server.NewPeer(e.innerW)
 	e.doW = bufio.NewWriter(&e.doBuf)
 	e.doPeer = server.NewPeer(e.doW)
-	e.cs.setAuthenticated(e.doPeer)
+	miniredis.SetPeerAuthenticated(e.doPeer)
 
 	e.eval = newSandbox(e, false)
 	e.funcs = newFunctionRegistry(e)
@@ -253,8 +247,8 @@ func (e *Engine) EvalSHA(sha string, keys, argv []string) (any, error) {
 	if e.opts.realTime {
 		e.followWallClock()
 	}
-	if e.running.Load() != nil || e.cs.inMulti(c) || e.cs.subscribed(c) ||
-		e.opts.password != "" && !e.cs.authenticated(c) {
+	if e.running.Load() != nil || miniredis.PeerInMulti(c) || miniredis.PeerSubscribed(c) ||
+		e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
 		args := make([]string, 0, 3+len(keys)+len(argv))
 		args = append(append(append(args, "EVALSHA", sha, strconv.Itoa(len(keys))), keys...), argv...)
 		return e.doLocked(false, args)

@@ -8,6 +8,7 @@ import (
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
@@ -164,7 +165,7 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 			nargs = 3
 		}
 	}
-	e.cs.prepareNested(e.inner, e.cs.selectedDB(r.caller), r.name)
+	miniredis.PrepareNested(e.inner, miniredis.PeerDB(r.caller), r.name)
 
 	s.run = r
 	e.running.Store(r)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
@@ -112,7 +113,7 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 	lower := strings.ToLower(cmd)
 	if info == nil {
 		// An unknown subcommand of SCRIPT or FUNCTION.
-		e.cs.setDirty(c)
+		miniredis.MarkPeerDirty(c)
 		if len(args) == 0 {
 			writeError(c, fmt.Sprintf(msgWrongNumber, lower))
 		} else {
@@ -121,7 +122,7 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 		return
 	}
 	if !info.ArityOK(len(full)) {
-		e.cs.setDirty(c)
+		miniredis.MarkPeerDirty(c)
 		name := lower
 		if strings.Contains(info.Name, "|") {
 			name = lower + "|" + strings.ToLower(args[0])
@@ -129,16 +130,16 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 		writeError(c, fmt.Sprintf(msgWrongNumber, name))
 		return
 	}
-	if e.opts.password != "" && !e.cs.authenticated(c) {
+	if e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
 		writeError(c, msgNoAuth)
 		return
 	}
-	if e.cs.subscribed(c) {
+	if miniredis.PeerSubscribed(c) {
 		writeError(c, fmt.Sprintf(msgPubsubContext, lower))
 		return
 	}
 	if msg := validateSubcommand(cmd, args); msg != "" {
-		e.cs.setDirty(c)
+		miniredis.MarkPeerDirty(c)
 		writeError(c, msg)
 		return
 	}
@@ -147,8 +148,8 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 		writeError(c, msgNotBusy)
 		return
 	}
-	if e.cs.inMulti(c) {
-		e.cs.queue(c, func(p *server.Peer) { e.runCommand(p, cmd, args) })
+	if miniredis.PeerInMulti(c) {
+		miniredis.QueuePeer(c, func(p *server.Peer) { e.runCommand(p, cmd, args) })
 		c.WriteInline("QUEUED")
 		return
 	}

@@ -12,8 +12,9 @@ import (
 // miniredis exposes its keyspace only through methods that take its lock,
 // and a script (or a hooked command) already holds that lock. The write
 // journal, DUMP and RESTORE therefore read and write miniredis's databases
-// directly, here and only here, as internals.go does for connection state;
-// TestKeyspaceInternals fails loudly if the layout changes.
+// directly, here and only here, through reflection; TestKeyspaceInternals
+// fails loudly if the layout changes. (Connection state, reached the same
+// way before miniredis was copied in, has an API in the copy: peerstate.go.)
 
 // dbFields are the fields of miniredis.RedisDB this file uses, with kinds.
 var dbFields = map[string]reflect.Kind{
@@ -160,7 +161,7 @@ var emptyingStores = map[string]bool{"sunionstore": true, "sinterstore": true, "
 // dropEmpty deletes key from the script's database if it holds an empty
 // set or sorted set.
 func (e *Engine) dropEmpty(key string) {
-	db := e.store.db(e.cs.selectedDB(e.inner))
+	db := e.store.db(miniredis.PeerDB(e.inner))
 	typ := e.store.typeOf(db, key)
 	if (typ == "set" || typ == "zset") && e.store.value(db, key, typ).Len() == 0 {
 		e.store.del(db, key)

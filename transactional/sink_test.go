@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // TestSinkMatchesRESP holds the sink, which turns miniredis's replies into
@@ -47,7 +48,7 @@ func TestSinkMatchesRESP(t *testing.T) {
 		var out []outcome
 		e.m.Lock()
 		defer e.m.Unlock()
-		e.cs.prepareNested(e.inner, 0, "sha")
+		miniredis.PrepareNested(e.inner, 0, "sha")
 		for _, c := range cmds {
 			if viaSink {
 				s := e.dispatchToLua(L, c, resp3)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
@@ -322,7 +323,7 @@ func (e *Engine) badStoredInteger(c *server.Peer, cmd string, args []string) str
 	if !strictStored[cmd] || len(args) == 0 {
 		return ""
 	}
-	db := e.store.db(e.cs.selectedDB(c))
+	db := e.store.db(miniredis.PeerDB(c))
 	typ := e.store.typeOf(db, args[0])
 	// field is the hash field HINCRBY and HINCRBYFLOAT read.
 	field := func() reflect.Value {
@@ -375,7 +376,7 @@ func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool 
 	}
 	typ, keyFirst := keyFirst[cmd]
 	if c != e.inner {
-		if e.cs.inMulti(c) || e.cs.subscribed(c) || e.opts.password != "" && !e.cs.authenticated(c) {
+		if miniredis.PeerInMulti(c) || miniredis.PeerSubscribed(c) || e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
 			return false
 		}
 		if msg == "" || keyFirst {
@@ -387,7 +388,7 @@ func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool 
 		// Redis looks the key up, and checks its type, before it reads a
 		// number; miniredis reads first (and GETEX sets the expiry of a key
 		// of another type before it refuses it).
-		db := e.store.db(e.cs.selectedDB(c))
+		db := e.store.db(miniredis.PeerDB(c))
 		switch got := e.store.typeOf(db, args[0]); {
 		case got != "" && got != typ:
 			msg = msgWrongType
@@ -448,7 +449,7 @@ func (e *Engine) setrangeGuard(c *server.Peer, cmd string, args []string) bool {
 		return false
 	}
 	defer e.lockClient(c)()
-	db := e.store.db(e.cs.selectedDB(c))
+	db := e.store.db(miniredis.PeerDB(c))
 	typ := e.store.typeOf(db, args[0])
 	if typ != "" && typ != "string" {
 		return false // miniredis's WRONGTYPE
@@ -499,7 +500,7 @@ func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	}
 	defer e.lockClient(c)()
 	w := respWriter{resp3: c.Resp3}
-	db := e.store.db(e.cs.selectedDB(c))
+	db := e.store.db(miniredis.PeerDB(c))
 	if incr == "" {
 		if typ := e.store.typeOf(db, args[0]); typ != "" && typ != "zset" {
 			return false // miniredis's WRONGTYPE
@@ -541,7 +542,7 @@ func (e *Engine) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
 		return false
 	}
 	defer e.lockClient(c)()
-	if typ := e.store.typeOf(e.store.db(e.cs.selectedDB(c)), args[0]); typ != "" && typ != "string" {
+	if typ := e.store.typeOf(e.store.db(miniredis.PeerDB(c)), args[0]); typ != "" && typ != "string" {
 		return false // miniredis's WRONGTYPE
 	}
 	w := respWriter{resp3: c.Resp3}
@@ -598,7 +599,7 @@ func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
 			return false
 		}
 		defer e.lockClient(c)()
-		if e.store.typeOf(e.store.db(e.cs.selectedDB(c)), args[0]) != "stream" {
+		if e.store.typeOf(e.store.db(miniredis.PeerDB(c)), args[0]) != "stream" {
 			return false // miniredis's empty array or WRONGTYPE
 		}
 		w := respWriter{resp3: c.Resp3}
@@ -651,7 +652,7 @@ func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
 	}
 	defer e.lockClient(c)()
 	if cmd == "XLEN" {
-		if typ := e.store.typeOf(e.store.db(e.cs.selectedDB(c)), args[0]); typ == "" || typ == "stream" {
+		if typ := e.store.typeOf(e.store.db(miniredis.PeerDB(c)), args[0]); typ == "" || typ == "stream" {
 			return false
 		}
 		msg = msgWrongType
