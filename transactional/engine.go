@@ -47,6 +47,11 @@ type Engine struct {
 	sink     luaSink // takes the inner peer's replies during dispatchToLua
 	innerW   *bufio.Writer
 	runs     runs // makes the script runs; only used under miniredis's lock
+	// goReply, while set (by EvalSHA), takes a script's reply as Go values
+	// instead of RESP; evalReply is the one EvalSHA uses. Only used under
+	// miniredis's lock.
+	goReply   *goReply
+	evalReply goReply
 
 	doMu      sync.Mutex
 	doJournal bool // DoTransactional is running; guarded by doMu
@@ -254,8 +259,15 @@ func (e *Engine) EvalSHA(sha string, keys, argv []string) (any, error) {
 		return e.doLocked(false, args)
 	}
 	e.m.Lock()
+	g := &e.evalReply
+	g.reset()
+	e.goReply = g
 	reply := e.evalSHA(c, sha, keys, argv)
-	v, _, err := parseReply(reply)
+	e.goReply = nil
+	v, err := g.value, error(nil)
+	if len(reply) > 0 { // written as RESP: the recovered panic's reply
+		v, _, err = parseReply(reply)
+	}
 	e.m.Unlock()
 	if err != nil {
 		return nil, err

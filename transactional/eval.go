@@ -120,11 +120,12 @@ func (e *Engine) cmdEval(c *server.Peer, cmd string, args []string) {
 }
 
 // evalScript runs the cached script sc for c (readOnly: called as
-// EVAL_RO or EVALSHA_RO) and returns its reply, valid until the next run.
+// EVAL_RO or EVALSHA_RO) and returns its reply, valid until the next run;
+// while e.goReply is set, the reply goes there instead, as Go values.
 // Called with miniredis's lock held.
 func (e *Engine) evalScript(c *server.Peer, sc *evalScript, readOnly bool, keys, argv []string) []byte {
 	if readOnly && sc.flags&(scriptNoWrites|scriptCompat) == 0 {
-		w := respWriter{buf: e.reply[:0]}
+		w := respWriter{buf: e.reply[:0], g: e.goReply}
 		w.errorReply(msgWriteFlagWithRO)
 		e.reply = w.buf
 		return w.buf
@@ -183,7 +184,7 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 		}
 		r.journal = nil
 	}
-	w := respWriter{buf: e.reply[:0], resp3: r.caller.Resp3}
+	w := respWriter{buf: e.reply[:0], resp3: r.caller.Resp3, g: e.goReply}
 	if err != nil {
 		var obj lua.LValue = lua.LString(err.Error())
 		if aerr, ok := err.(*lua.ApiError); ok {

@@ -3,6 +3,7 @@ package transactional
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
@@ -63,6 +64,68 @@ func TestEvalSHAMatchesDo(t *testing.T) {
 	if got := mustDo(t, e, "EXEC"); !reflect.DeepEqual(got, []any{int64(1)}) {
 		t.Errorf("EXEC: %#v", got)
 	}
+}
+
+// EvalSHA takes a script's reply as Go values, without RESP in between:
+// random replies of every kind, nested, must come back as Do's (which
+// reads them back from RESP), in RESP2 and in RESP3.
+func TestEvalSHARepliesMatchDo(t *testing.T) {
+	e := newEngine(t)
+	rng := rand.New(rand.NewPCG(3, 4))
+	str := func() string {
+		return []string{"''", "'a'", "'two words'", "'line\\r\\nbreak'", "string.rep('x', 300)"}[rng.IntN(5)]
+	}
+	var value func(depth int) string
+	value = func(depth int) string {
+		n := 15
+		if depth > 3 {
+			n = 6
+		}
+		switch rng.IntN(n) {
+		case 0:
+			return strconv.Itoa(rng.IntN(2000) - 1000)
+		case 1:
+			return []string{"2.5", "-0.75", "1e300", "-1e300", "0.1", "2^53", "-(2^63)"}[rng.IntN(7)]
+		case 2, 3:
+			return str()
+		case 4:
+			return []string{"true", "false"}[rng.IntN(2)]
+		case 5:
+			return "nil"
+		case 6:
+			return "{err = " + str() + "}"
+		case 7:
+			return "{ok = " + str() + "}"
+		case 8:
+			return "{double = " + []string{"1.5", "-0.0", "1/0", "-1/0", "1e-300", "3"}[rng.IntN(6)] + "}"
+		case 9:
+			return "{big_number = '" + strconv.Itoa(rng.IntN(1e9)) + "'}"
+		case 10:
+			return "{verbatim_string = {format = " + []string{"'txt'", "'mkd'", "'markdown'", "''"}[rng.IntN(4)] + ", string = " + str() + "}}"
+		case 11:
+			return "{map = {a = " + value(depth+1) + ", b = " + value(depth+1) + ", [3] = " + value(depth+1) + "}}"
+		case 12:
+			return "{set = {x = true, y = true, [7] = true}}"
+		}
+		parts := make([]string, rng.IntN(4))
+		for i := range parts {
+			parts[i] = value(depth + 1)
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	}
+	for i := 0; i < 400; i++ {
+		src := "return " + value(0)
+		sha := mustDo(t, e, "SCRIPT", "LOAD", src).(string)
+		for _, hello := range []string{"2", "3"} {
+			mustDo(t, e, "HELLO", hello)
+			want, wantErr := e.Do("EVALSHA", sha, "0")
+			got, gotErr := e.EvalSHA(sha, nil, nil)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("RESP%s, %s:\nEvalSHA %#v, %v\nDo      %#v, %v", hello, src, got, gotErr, want, wantErr)
+			}
+		}
+	}
+	mustDo(t, e, "HELLO", "2")
 }
 
 // The time limit's timer is left armed between runs: a run that starts

@@ -90,10 +90,7 @@ func parseReply(b []byte) (any, int, error) {
 		next += n + 2
 		switch b[0] {
 		case '=':
-			if len(s) >= 4 && s[3] == ':' {
-				return Verbatim{Format: s[:3], Text: s[4:]}, next, nil
-			}
-			return Verbatim{Text: s}, next, nil
+			return parseVerbatim(s), next, nil
 		case '!':
 			return &Error{Msg: s}, next, nil
 		}
@@ -119,21 +116,83 @@ func parseReply(b []byte) (any, int, error) {
 			elems[i] = v
 			next += used
 		}
-		switch b[0] {
-		case '~':
-			return Set(elems), next, nil
-		case '>':
-			return Push(elems), next, nil
-		case '%':
-			m := make(Map, n)
-			for i := range m {
-				m[i] = MapEntry{Key: elems[2*i], Value: elems[2*i+1]}
-			}
-			return m, next, nil
-		}
-		return elems, next, nil
+		return aggregateValue(b[0], elems), next, nil
 	}
 	return nil, 0, fmt.Errorf("transactional: unknown RESP type %q", b[0])
+}
+
+// parseVerbatim is a verbatim string's text: "fmt:text", or text alone.
+func parseVerbatim(s string) Verbatim {
+	if len(s) >= 4 && s[3] == ':' {
+		return Verbatim{Format: s[:3], Text: s[4:]}
+	}
+	return Verbatim{Text: s}
+}
+
+// aggregateValue is the Go value of an aggregate of kind ('*', '~', '>'
+// or '%') with its elements, a map's keys and values alternating.
+func aggregateValue(kind byte, elems []any) any {
+	switch kind {
+	case '~':
+		return Set(elems)
+	case '>':
+		return Push(elems)
+	case '%':
+		m := make(Map, len(elems)/2)
+		for i := range m {
+			m[i] = MapEntry{Key: elems[2*i], Value: elems[2*i+1]}
+		}
+		return m
+	}
+	return elems
+}
+
+// goReply takes a reply token by token, as a respWriter would write it,
+// and builds the value parseReply would read back from that RESP.
+type goReply struct {
+	stack []goAggregate // the aggregates being filled, innermost last
+	value any
+}
+
+type goAggregate struct {
+	kind  byte
+	elems []any
+}
+
+func (g *goReply) reset() {
+	g.stack = g.stack[:0]
+	g.value = nil
+}
+
+// put adds a complete value, closing the aggregates it completes.
+func (g *goReply) put(v any) {
+	for len(g.stack) > 0 {
+		top := &g.stack[len(g.stack)-1]
+		top.elems = append(top.elems, v)
+		if len(top.elems) < cap(top.elems) {
+			return
+		}
+		v = aggregateValue(top.kind, top.elems)
+		g.stack = g.stack[:len(g.stack)-1]
+	}
+	g.value = v
+}
+
+// open starts an aggregate of n elements (a map: n pairs); a negative n
+// is a null.
+func (g *goReply) open(kind byte, n int) {
+	if n < 0 {
+		g.put(nil)
+		return
+	}
+	if kind == '%' {
+		n *= 2
+	}
+	if n == 0 {
+		g.put(aggregateValue(kind, make([]any, 0)))
+		return
+	}
+	g.stack = append(g.stack, goAggregate{kind: kind, elems: make([]any, 0, n)})
 }
 
 // respLength reads the length of a bulk string or an aggregate.
@@ -163,9 +222,17 @@ func parseDouble(s string) float64 {
 type respWriter struct {
 	buf   []byte
 	resp3 bool
+	// g, when set, receives the reply as the Go values parseReply would
+	// make of the RESP, token by token, and buf stays empty
+	// (Engine.EvalSHA: the script's reply without RESP in between).
+	g *goReply
 }
 
 func (w *respWriter) bulk(s string) {
+	if w.g != nil {
+		w.g.put(s)
+		return
+	}
 	w.buf = append(w.buf, '$')
 	w.buf = strconv.AppendInt(w.buf, int64(len(s)), 10)
 	w.buf = append(w.buf, "\r\n"...)
@@ -174,12 +241,20 @@ func (w *respWriter) bulk(s string) {
 }
 
 func (w *respWriter) integer(n int64) {
+	if w.g != nil {
+		w.g.put(n)
+		return
+	}
 	w.buf = append(w.buf, ':')
 	w.buf = strconv.AppendInt(w.buf, n, 10)
 	w.buf = append(w.buf, "\r\n"...)
 }
 
 func (w *respWriter) status(s string) {
+	if w.g != nil {
+		w.g.put(Status(sanitizeLine(s)))
+		return
+	}
 	w.buf = append(w.buf, '+')
 	w.buf = append(w.buf, sanitizeLine(s)...)
 	w.buf = append(w.buf, "\r\n"...)
@@ -188,12 +263,20 @@ func (w *respWriter) status(s string) {
 // errorReply writes msg as an error; like Redis's addReplyErrorLength, line
 // breaks become spaces so the reply stays one protocol line.
 func (w *respWriter) errorReply(msg string) {
+	if w.g != nil {
+		w.g.put(&Error{Msg: sanitizeLine(msg)})
+		return
+	}
 	w.buf = append(w.buf, '-')
 	w.buf = append(w.buf, sanitizeLine(msg)...)
 	w.buf = append(w.buf, "\r\n"...)
 }
 
 func (w *respWriter) null() {
+	if w.g != nil {
+		w.g.put(nil)
+		return
+	}
 	if w.resp3 {
 		w.buf = append(w.buf, "_\r\n"...)
 		return
@@ -202,6 +285,10 @@ func (w *respWriter) null() {
 }
 
 func (w *respWriter) nullArray() {
+	if w.g != nil {
+		w.g.put(nil)
+		return
+	}
 	if w.resp3 {
 		w.buf = append(w.buf, "_\r\n"...)
 		return
@@ -210,6 +297,10 @@ func (w *respWriter) nullArray() {
 }
 
 func (w *respWriter) aggregate(kind byte, n int) {
+	if w.g != nil {
+		w.g.open(kind, n)
+		return
+	}
 	w.buf = append(w.buf, kind)
 	w.buf = strconv.AppendInt(w.buf, int64(n), 10)
 	w.buf = append(w.buf, "\r\n"...)
@@ -234,6 +325,10 @@ func (w *respWriter) setLen(n int) {
 }
 
 func (w *respWriter) boolean(b bool) {
+	if w.resp3 && w.g != nil {
+		w.g.put(b)
+		return
+	}
 	if w.resp3 {
 		if b {
 			w.buf = append(w.buf, "#t\r\n"...)
@@ -251,6 +346,10 @@ func (w *respWriter) boolean(b bool) {
 
 func (w *respWriter) double(f float64) {
 	s := formatDouble(f)
+	if w.resp3 && w.g != nil {
+		w.g.put(parseDouble(s))
+		return
+	}
 	if w.resp3 {
 		w.buf = append(w.buf, ',')
 		w.buf = append(w.buf, s...)
@@ -261,6 +360,10 @@ func (w *respWriter) double(f float64) {
 }
 
 func (w *respWriter) bigNumber(s string) {
+	if w.resp3 && w.g != nil {
+		w.g.put(BigNumber(s))
+		return
+	}
 	if w.resp3 {
 		w.buf = append(w.buf, '(')
 		w.buf = append(w.buf, s...)
@@ -271,9 +374,20 @@ func (w *respWriter) bigNumber(s string) {
 }
 
 func (w *respWriter) verbatim(format, s string) {
+	// addReplyVerbatim's format is three bytes: the first three, up to a
+	// NUL, padded with spaces.
+	if z := strings.IndexByte(format, 0); z >= 0 {
+		format = format[:z]
+	}
+	f := [3]byte{' ', ' ', ' '}
+	copy(f[:], format)
+	if w.resp3 && w.g != nil {
+		w.g.put(Verbatim{Format: string(f[:]), Text: s})
+		return
+	}
 	if w.resp3 {
 		w.aggregate('=', len(s)+4)
-		w.buf = append(w.buf, format...)
+		w.buf = append(w.buf, f[:]...)
 		w.buf = append(w.buf, ':')
 		w.buf = append(w.buf, s...)
 		w.buf = append(w.buf, "\r\n"...)

@@ -266,6 +266,8 @@ var cases = []tcase{
 	{name: "resp3/client-nil", resp3: true, cmds: [][]string{ev("return nil", 0)}},
 	{name: "resp3/client-big-number", resp3: true, cmds: [][]string{ev("return {big_number = '12345678901234567890'}", 0)}},
 	{name: "resp3/client-verbatim", resp3: true, cmds: [][]string{ev("return {verbatim_string = {format = 'txt', string = 'hello'}}", 0)}},
+	{name: "resp3/client-verbatim-odd-formats", resp3: true, cmds: [][]string{ev("return {verbatim_string = {format = 'markdown', string = 'long'}}", 0),
+		ev("return {verbatim_string = {format = 'md', string = 'short'}}", 0), ev("return {verbatim_string = {format = '', string = 'none'}}", 0)}},
 	{name: "resp3/client-error", resp3: true, cmds: [][]string{ev("return {err = 'E r'}", 0)}},
 
 	// EVAL family and SCRIPT.
