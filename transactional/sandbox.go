@@ -112,7 +112,9 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	s.store.RawSetString("rawset", L.NewFunction(s.rawset))
 	s.store.RawSetString("setmetatable", L.NewFunction(s.setmetatable))
 	s.store.RawSetString("tostring", L.NewFunction(luaToString))
-	s.store.RawSetString("tonumber", L.NewFunction(luaToNumber))
+	tonumber := L.NewFunction(luaToNumber)
+	tonumber.Fast = fastToNumber
+	s.store.RawSetString("tonumber", tonumber)
 	s.store.RawSetString("loadstring", L.NewFunction(s.loadstring))
 	s.store.RawSetString("load", L.NewFunction(s.load))
 	s.store.RawSetString("next", L.NewFunction(s.next))

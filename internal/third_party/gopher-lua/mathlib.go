@@ -7,6 +7,9 @@ import (
 
 func OpenMath(L *LState) int {
 	mod := L.RegisterModule(MathLibName, mathFuncs).(*LTable)
+	for name, f := range mathFast {
+		mod.RawGetString(name).(*LFunction).Fast = f
+	}
 	mod.RawSetString("pi", LNumber(math.Pi))
 	mod.RawSetString("huge", LNumber(math.MaxFloat64))
 	L.Push(mod)
@@ -238,3 +241,54 @@ func mathTanh(L *LState) int {
 }
 
 //
+
+// Fast versions of the math functions scripts call most (scriptgen): the
+// same results for numbers; anything else goes to the function itself.
+
+func fastMath1(f func(float64) float64) LFastFunction {
+	return func(L *LState, args []LValue) (LValue, bool) {
+		if n, ok := args[0].(LNumber); ok {
+			return L.alloc.LNumber2I(LNumber(f(float64(n)))), true
+		}
+		return nil, false
+	}
+}
+
+func fastMathMax(L *LState, args []LValue) (LValue, bool) {
+	max, ok := args[0].(LNumber)
+	if !ok {
+		return nil, false
+	}
+	for _, a := range args[1:] {
+		v, ok := a.(LNumber)
+		if !ok {
+			return nil, false
+		}
+		if v > max {
+			max = v
+		}
+	}
+	return L.alloc.LNumber2I(max), true
+}
+
+func fastMathMin(L *LState, args []LValue) (LValue, bool) {
+	min, ok := args[0].(LNumber)
+	if !ok {
+		return nil, false
+	}
+	for _, a := range args[1:] {
+		v, ok := a.(LNumber)
+		if !ok {
+			return nil, false
+		}
+		if v < min {
+			min = v
+		}
+	}
+	return L.alloc.LNumber2I(min), true
+}
+
+var mathFast = map[string]LFastFunction{
+	"abs": fastMath1(math.Abs), "ceil": fastMath1(math.Ceil), "floor": fastMath1(math.Floor),
+	"max": fastMathMax, "min": fastMathMin,
+}

@@ -1565,6 +1565,12 @@ func (ls *LState) Push(value LValue) {
 	ls.reg.Push(value)
 }
 
+// Number is n as a Lua value, boxed as the VM's own arithmetic boxes it
+// (scriptgen; see PushNumber).
+func (ls *LState) Number(n LNumber) LValue {
+	return ls.alloc.LNumber2I(n)
+}
+
 // PushNumber pushes n as the VM stores numbers (scriptgen): small integers
 // shared, others from the allocator's blocks, where Push(LNumber) costs an
 // allocation each.

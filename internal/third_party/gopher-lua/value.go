@@ -188,8 +188,16 @@ type LFunction struct {
 	Proto     *FunctionProto
 	GFunction LGFunction
 	Upvalues  []*Upvalue
+	// Fast, when set, is GFunction's short cut for a call with fixed
+	// arguments that wants one result (scriptgen): it returns that result,
+	// or false to leave the call to GFunction (an argument it does not
+	// take as it is, an error to raise). No frame is pushed for it.
+	Fast LFastFunction
 }
 type LGFunction func(*LState) int
+
+// LFastFunction is an LFunction's Fast (scriptgen).
+type LFastFunction func(L *LState, args []LValue) (LValue, bool)
 
 func (fn *LFunction) String() string   { return fmt.Sprintf("function: %p", fn) }
 func (fn *LFunction) Type() LValueType { return LTFunction }

@@ -1195,6 +1195,19 @@ func init() {
 			if fn, ok := lv.(*LFunction); ok {
 				callable = fn
 				meta = false
+				// scriptgen: a Go function's short cut, for fixed arguments
+				// and one result, leaves the registers as callGFunction
+				// would: the result in R(A), the top above it, the rest
+				// cleared.
+				if fn.Fast != nil && B > 1 && C == 2 {
+					if v, ok := fn.Fast(L, reg.array[RA+1:RA+B]); ok {
+						oldtop := max(reg.top, RA+B)
+						reg.array[RA] = v
+						reg.top = RA + 1
+						clear(reg.array[RA+1 : oldtop])
+						return 0
+					}
+				}
 			} else {
 				callable, meta = L.metaCall(lv)
 			}
