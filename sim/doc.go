@@ -25,11 +25,10 @@
 // side by side at the cost of one on a multi-core machine. Within one
 // limiter requests are sequential: each is a full EVALSHA run in the engine
 // (through Engine.EvalSHA, which skips the RESP command line and miniredis's
-// dispatch but nothing of the run), 4.2 to 5 µs for token_bucket on a
+// dispatch but nothing of the run), 4.0 to 4.4 µs for token_bucket on a
 // 2-core EPYC, whose speed varies by a fifth from day to day. One virtual
-// hour at 1,000 requests/s (3.6 M runs) takes 18-21 s (BenchmarkHour, with -hour, ran it whole in 19.2 and 20.6 s, and
-// the previous engine in 22.0 and 24.8 s beside them; 17.8 s once the
-// clock moves were a heap's). It took 56 s at
+// hour at 1,000 requests/s (3.6 M runs) takes 16-18 s (BenchmarkHour, with
+// -hour, ran it whole in 16.7 and 17.5 s on a slow day). It took 56 s at
 // first; the steps since, each measured with benchstat against the one
 // before: Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s);
 // the VM, copied into internal/third_party/gopher-lua, looking at its kill
@@ -39,16 +38,19 @@
 // -10%, within this machine's noise); and miniredis, copied into
 // internal/third_party/miniredis, handing a redis.call's reply to the
 // script as Lua values where it wrote RESP with fmt for the engine to parse
-// back (-17%); then trimming the run itself (-7 to -12%): no channel per
-// run, numbers pushed by Go functions taken from the VM's blocks instead of
-// an allocation each, the nested peer writing without its lock (33 → 25
-// allocations a request), with the hour at 18.6 and 19.7 s beside 19.8 and
-// 21.4 s for the engine before, on a day this machine ran slower. Not the
-// 10 s aimed for, which would leave 2.8 µs a request. What is left is spread
-// thin. Counted in instructions (valgrind, GOGC=off, BenchmarkRunParts):
-// about 51,000 a request, of which the VM's loop and its calls of Lua and
-// Go functions about a quarter (some 340 instructions, 17 calls),
-// allocation a tenth, the three commands with their checks a fifth. Tried
+// back (-17%); then the run itself (-19%, n = 8, p = 0.002; the hour in
+// 16.7 and 17.5 s beside 22.9 and 22.8 s for the engine before, on a day
+// this machine ran slow): no channel per run and numbers boxed from the
+// VM's blocks (33 → 25 allocations a request), the reply handed to EvalSHA
+// as Go values instead of RESP parsed back, and short cuts for the Go
+// functions scripts call most (math.floor, ceil, abs, max, min, tonumber:
+// no call frame for a call with fixed arguments and one result). Counted in
+// instructions, which this machine's noise does not touch (valgrind with
+// GOGC=off, BenchmarkRunParts/token_bucket): 53,868 → 45,174 a request.
+// Not the 10 s aimed for, which would leave 2.8 µs a request. What is left
+// is spread thin: the VM's dispatch loop (some 340 Lua instructions, 5,200
+// machine instructions), allocation (about 5,500), calls of Lua functions
+// and redis.call (about 3,000), and the commands with their checks. Tried
 // and dropped, as no gain showed: the opcodes as one switch instead of a
 // table of functions; a table's small array part in its own allocation;
 // the frame's code kept at hand in the loop (2,400 more instructions a
@@ -75,9 +77,10 @@
 //
 // BenchmarkLimiters runs every limiter of the library at 1,000 req/s, each
 // letting about half through. Per request, the best of 3 on a slow day:
-// gate 2.3 µs (an hour in 8.4 s), credits 4.3, gcra and token_bucket 4.7,
-// cl_throttle 6.7, concurrency (1,000 slots) 12, log (a minute, up to
-// 30,000 entries) 13, fixed window 15, sliding window (60 sub-buckets) 30.
+// gate 2.8 µs (an hour in 10 s), credits 4.1, gcra and token_bucket 4.3,
+// cl_throttle 5.6, concurrency (1,000 slots) 8.4, log (a minute, up to
+// 30,000 entries) 11.7, fixed window 15-18, sliding window (60
+// sub-buckets) 28.
 // The windows are the Lua of the script (its limits decoded from JSON, its
 // sub-buckets named and parsed with string functions), not the engine. A
 // refused request of the sliding window reads its oldest sub-buckets in
