@@ -154,12 +154,15 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 		L.Push(s.argv.table(L, argv))
 		nargs = 2
 	} else {
-		k, a := s.keys.table(L, keys), s.argv.table(L, argv)
-		s.store.RawSetString("KEYS", k)
-		s.store.RawSetString("ARGV", a)
-		if s.env != nil {
-			s.env.RawSetString("KEYS", k)
-			s.env.RawSetString("ARGV", a)
+		k, freshK := s.keys.reused(L, keys)
+		a, freshA := s.argv.reused(L, argv)
+		if freshK || freshA {
+			s.store.RawSetString("KEYS", k)
+			s.store.RawSetString("ARGV", a)
+			if s.env != nil {
+				s.env.RawSetString("KEYS", k)
+				s.env.RawSetString("ARGV", a)
+			}
 		}
 		if r.hosted {
 			s.pushHosted(L)
@@ -269,11 +272,32 @@ func killedError(L *lua.LState, obj lua.LValue, reason killReason) lua.LValue {
 type boxes struct {
 	s []string
 	v []lua.LValue
+	t *lua.LTable // the table reused hands out, once made
 }
 
 // table is a fresh KEYS or ARGV table for ss: the script may change it.
 func (b *boxes) table(L *lua.LState, ss []string) *lua.LTable {
 	t := L.CreateTable(len(ss), 0)
+	b.fill(t, ss)
+	return t
+}
+
+// reused is table for EVAL scripts: one table, emptied and filled again
+// for each run (fresh: made now). No reference to it survives an EVAL
+// script: its globals, the libraries and the string metatable are
+// read-only, so nothing a run makes is reachable from the next. (A
+// function library's locals do survive its calls: FCALL gets table's.)
+func (b *boxes) reused(L *lua.LState, ss []string) (t *lua.LTable, fresh bool) {
+	if b.t == nil {
+		b.t, fresh = L.CreateTable(len(ss), 0), true
+	} else {
+		b.t.Reset()
+	}
+	b.fill(b.t, ss)
+	return b.t, fresh
+}
+
+func (b *boxes) fill(t *lua.LTable, ss []string) {
 	if len(b.s) < len(ss) {
 		b.s = append(b.s, make([]string, len(ss)-len(b.s))...)
 		b.v = append(b.v, make([]lua.LValue, len(ss)-len(b.v))...)
@@ -284,7 +308,6 @@ func (b *boxes) table(L *lua.LState, ss []string) *lua.LTable {
 		}
 		t.RawSetInt(i+1, b.v[i])
 	}
-	return t
 }
 
 func writeError(c *server.Peer, msg string) {

@@ -199,3 +199,40 @@ func TestLuaNumber(t *testing.T) {
 		}
 	}
 }
+
+// EVAL scripts get the same KEYS and ARGV tables run after run, emptied
+// and filled again: whatever a run does to them is gone in the next, as
+// with the fresh tables Redis makes.
+func TestKeysArgvFreshEachRun(t *testing.T) {
+	e := newEngine(t)
+	spoil := mustDo(t, e, "SCRIPT", "LOAD", `
+KEYS.x, ARGV.y, KEYS[9], ARGV[0] = 1, 2, 'nine', 'zero'
+rawset(KEYS, 'r', true)
+setmetatable(ARGV, {__index = function() return 'meta' end})
+table.insert(KEYS, 'appended')
+return #KEYS`).(string)
+	look := mustDo(t, e, "SCRIPT", "LOAD", `
+local function dump(t)
+  local out = {}
+  for k, v in pairs(t) do out[#out + 1] = tostring(k) .. '=' .. tostring(v) end
+  table.sort(out)
+  return table.concat(out, ',')
+end
+return {dump(KEYS), dump(ARGV), #KEYS, #ARGV, tostring(getmetatable(ARGV)), tostring(ARGV[7])}`).(string)
+	want := []any{"1=k1", "1=a1,2=a2", int64(1), int64(2), "nil", "nil"}
+	for _, n := range []int{3, 1} {
+		keys := []string{"k1", "k2", "k3"}[:n]
+		if _, err := e.EvalSHA(spoil, keys, []string{"a", "b", "c", "d"}); err != nil {
+			t.Fatal(err)
+		}
+		got, err := e.EvalSHA(look, []string{"k1"}, []string{"a1", "a2"})
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("after a run with %d keys spoiling KEYS and ARGV: %#v, %v; want %#v", n, got, err, want)
+		}
+		// And through EVAL and FCALL's path, Do.
+		got, err = e.Do("EVALSHA", look, "1", "k1", "a1", "a2")
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("EVALSHA after spoiling: %#v, %v", got, err)
+		}
+	}
+}

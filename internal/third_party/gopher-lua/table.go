@@ -63,6 +63,14 @@ func newLTable(acap int, hcap int) *LTable {
 	return tb
 }
 
+// Reset empties tb as newLTable would have made it, keeping the room of
+// its array part (scriptgen): for a table Go code hands to script after
+// script, once no reference to it can be left (see transactional's boxes).
+func (tb *LTable) Reset() {
+	clear(tb.array)
+	*tb = LTable{Metatable: LNil, array: tb.array[:0], readonly: tb.readonly}
+}
+
 // smallStrKeys is how many string keys a table holds before it keeps
 // them in a map (strdict) too (scriptgen).
 const smallStrKeys = 8
