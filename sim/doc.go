@@ -25,10 +25,12 @@
 // side by side at the cost of one on a multi-core machine. Within one
 // limiter requests are sequential: each is a full EVALSHA run in the engine
 // (through Engine.EvalSHA, which skips the RESP command line and miniredis's
-// dispatch but nothing of the run), 4.0 to 4.4 µs for token_bucket on a
-// 2-core EPYC, whose speed varies by a fifth from day to day. One virtual
-// hour at 1,000 requests/s (3.6 M runs) takes 16-18 s (BenchmarkHour, with
-// -hour, ran it whole in 16.7 and 17.5 s on a slow day). It took 56 s at
+// dispatch but nothing of the run), about 4 µs for token_bucket on a
+// 2-core EPYC, whose speed varies by a fifth from day to day and more when
+// its neighbours are busy. One virtual hour at 1,000 requests/s (3.6 M
+// runs) takes 15-18 s on a quiet day (BenchmarkHour, with -hour, ran it
+// whole in 16.7 and 17.5 s, and on a busy day in 21.4 and 21.7 s beside
+// 30.7 and 30.3 s for the engine of the day before). It took 56 s at
 // first; the steps since, each measured with benchstat against the one
 // before: Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s);
 // the VM, copied into internal/third_party/gopher-lua, looking at its kill
@@ -38,18 +40,18 @@
 // -10%, within this machine's noise); and miniredis, copied into
 // internal/third_party/miniredis, handing a redis.call's reply to the
 // script as Lua values where it wrote RESP with fmt for the engine to parse
-// back (-17%); then the run itself (-19%, n = 8, p = 0.002; the hour in
-// 16.7 and 17.5 s beside 22.9 and 22.8 s for the engine before, on a day
-// this machine ran slow): no channel per run and numbers boxed from the
-// VM's blocks (33 → 25 allocations a request), the reply handed to EvalSHA
-// as Go values instead of RESP parsed back, and short cuts for the Go
-// functions scripts call most (math.floor, ceil, abs, max, min, tonumber:
-// no call frame for a call with fixed arguments and one result). Counted in
-// instructions, which this machine's noise does not touch (valgrind with
-// GOGC=off, BenchmarkRunParts/token_bucket): 53,868 → 45,174 a request.
+// back (-17%); then the run itself (-19% a request before the last of
+// these steps, n = 8, p = 0.002): no channel per run and numbers boxed from the VM's blocks, the
+// reply handed to EvalSHA as Go values instead of RESP parsed back, short
+// cuts for the Go functions scripts call most (math.floor, ceil, abs, max,
+// min, tonumber: no call frame for a call with fixed arguments and one
+// result), and one KEYS and one ARGV table for every EVAL run (33 → 21
+// allocations a request, 1.73 → 1.27 KiB). Counted in instructions, which
+// this machine's noise does not touch (valgrind with GOGC=off,
+// BenchmarkRunParts/token_bucket): 53,868 → 43,604 a request (-19%).
 // Not the 10 s aimed for, which would leave 2.8 µs a request. What is left
 // is spread thin: the VM's dispatch loop (some 340 Lua instructions, 5,200
-// machine instructions), allocation (about 5,500), calls of Lua functions
+// machine instructions), allocation (21 objects), calls of Lua functions
 // and redis.call (about 3,000), and the commands with their checks. Tried
 // and dropped, as no gain showed: the opcodes as one switch instead of a
 // table of functions; a table's small array part in its own allocation;
