@@ -93,13 +93,15 @@ end
 function test_fine_precision_after_a_long_idle_spell()
   local l = '[[1000,200,1]]'
   for i = 0, 99 do call(l, 1, T + i) end
-  t.eq(redis.call('HLEN', user), 100 + 2 + 1, 'sub-buckets, count, mark, t')
+  t.eq(redis.call('HLEN', user), 100 + 3 + 1, 'sub-buckets, count, mark, oldest held, t')
+  t.eq(redis.call('HGET', user, 'r1000:1:f'), tostring(T), 'the oldest held: the first')
   t.eq(call(l, 1, T + 5000), {1, 199, -1, 1000})
+  t.eq(redis.call('HGET', user, 'r1000:1:f'), tostring(T + 5000), 'found again once behind the window')
   t.eq(redis.call('HGET', user, 'r1000:1:'), '1', 'every stale sub-bucket taken off the count')
   t.eq(redis.call('HGET', user, 'r1000:1:0'), (T + 5000) .. ':1', 'slot 0 written over')
-  t.eq(redis.call('HLEN', user), 100 + 2 + 1, 'stale slots stay until the ring comes round')
+  t.eq(redis.call('HLEN', user), 100 + 3 + 1, 'stale slots stay until the ring comes round')
   for i = 1, 1200 do t.eq(call('[[1000,100000,1]]', 1, T + i, {ip})[1], 1) end
-  t.eq(redis.call('HLEN', ip), 1000 + 2 + 1, 'never more slots than the window has sub-buckets')
+  t.eq(redis.call('HLEN', ip), 1000 + 3 + 1, 'never more slots than the window has sub-buckets')
   t.eq(redis.call('HGET', ip, 'r1000:1:'), '1000', 'the 200 oldest taken off')
 end
 

@@ -745,7 +745,10 @@ local function ratelimit_window(KEYS, ARGV)
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --
 -- The hash holds, per limit, "r<d>:<p>:" the window's count, "r<d>:<p>:o"
--- the oldest sub-bucket still counted, and a ring of sub-buckets:
+-- the oldest sub-bucket still counted, "r<d>:<p>:f" the oldest sub-bucket
+-- holding a count at the last charge (none before it, from the mark on,
+-- can hold one later: counts go to the current sub-bucket only), and a
+-- ring of sub-buckets:
 -- "r<d>:<p>:<s>" is "<n>:<count>" for sub-bucket n (time / p) in slot
 -- s = n mod ceil(d / p); and "t", the time of the last admitted request.
 --
@@ -768,8 +771,12 @@ local function ratelimit_window(KEYS, ARGV)
 -- Sub-buckets that left the window are taken off the count when the mark
 -- passes them (a slot still holding that sub-bucket's number), and their slot
 -- is written over when the ring comes round, never deleted: memory per
--- identifier is three fields per limit plus at most ceil(duration /
--- precision) slots. Nothing is written before everything is read, a refusal
+-- identifier is four fields per limit (three for a fixed window) plus at
+-- most ceil(duration / precision) slots. A refusal looks for the oldest sub-buckets from
+-- "r<d>:<p>:f" on, so it reads the few that decide its retry time, not
+-- the empty stretch a burst leaves before them; a charge that finds the
+-- field behind the window finds the oldest sub-bucket with a count again,
+-- which passes each empty sub-bucket once. Nothing is written before everything is read, a refusal
 -- writes nothing, and what is written cannot fail (HSETs and a PEXPIRE on
 -- hashes the reads found), so a run that fails has written nothing: the script
 -- is all-or-nothing as it stands (transactional bundles ship it unwrapped).
@@ -830,7 +837,9 @@ local limits = {}
 for i, l in ipairs(parsed) do
   local d, n, p = l[1], l[2], l[3]
   local blocks, block = math.ceil(d / p), math.floor(now / p)
-  limits[i] = {limit = n, precision = p, blocks = blocks, block = block, trim = block - blocks + 1, prefix = 'r' .. d .. ':' .. p .. ':'}
+  local prefix = 'r' .. d .. ':' .. p .. ':'
+  limits[i] = {limit = n, precision = p, blocks = blocks, block = block, trim = block - blocks + 1, prefix = prefix,
+    mark = prefix .. 'o', held = prefix .. 'f'}
 end
 
 -- The sub-bucket number and count a slot holds, if any.
@@ -876,6 +885,20 @@ local function buckets(j, prefix, blocks, from, to)
   return out
 end
 
+-- The number of the oldest sub-bucket numbered from..to that holds a
+-- count, if any, read in runs that double (8, 16, ...).
+local function oldestHeld(j, prefix, blocks, from, to)
+  local run = 8
+  while from <= to do
+    local upto = math.min(from + run - 1, to)
+    local held = buckets(j, prefix, blocks, from, upto)
+    if held[1] then
+      return held[1][1]
+    end
+    from, run = upto + 1, run * 2
+  end
+end
+
 -- First pass: read and check everything; what to write goes to charges.
 local allowed, never, retry, remaining, left, reset, horizon = true, false, 0, MAX, MAX, 0, 0
 local charges = {}
@@ -883,14 +906,23 @@ for _, l in ipairs(limits) do
   horizon = math.max(horizon, (l.block + l.blocks) * l.precision - now)
   local slot = l.prefix .. (l.block % l.blocks)
   for j, key in ipairs(KEYS) do
-    local state = redis.call('HMGET', key, l.prefix, l.prefix .. 'o', slot)
+    local state
+    if l.blocks > 1 then
+      state = redis.call('HMGET', key, l.prefix, l.mark, slot, l.held)
+    else -- a fixed window: its one sub-bucket is the oldest held
+      state = redis.call('HMGET', key, l.prefix, l.mark, slot)
+    end
     local cur = tonumber(state[1]) or 0
     local oldest = tonumber(state[2]) or l.trim
+    local first = tonumber(state[4]) -- none held before it
     if oldest < l.trim then
       -- Sub-buckets only exist from the mark to one window past it.
-      for _, b in ipairs(buckets(j, l.prefix, l.blocks, oldest, math.min(l.trim, oldest + l.blocks) - 1)) do
+      for _, b in ipairs(buckets(j, l.prefix, l.blocks, math.max(oldest, first or oldest), math.min(l.trim, oldest + l.blocks) - 1)) do
         cur = cur - b[2]
       end
+    end
+    if not (first and first >= l.trim) then
+      first = nil -- behind the window, or never written
     end
     local held, count = slotted(state[3])
     local here = held == l.block and count or 0 -- the current sub-bucket's count
@@ -900,11 +932,11 @@ for _, l in ipairs(limits) do
         never = true
       else
         -- Wait until enough of the oldest sub-buckets leave the window.
-        -- They are read oldest first in runs that double (8, 16, ...):
-        -- under load the answer is in the first few, and a refusal, the
-        -- call a limiter gets most when hammered, then reads a handful of
-        -- slots, not the whole ring.
-        local freed, from, run, found = 0, l.trim, 8, false
+        -- They are read oldest first, from the oldest held on, in runs
+        -- that double (8, 16, ...): under load the answer is in the first
+        -- few, and a refusal, the call a limiter gets most when hammered,
+        -- then reads a handful of slots, not the whole ring.
+        local freed, from, run, found = 0, first or l.trim, 8, false
         while not found and from <= l.block do
           local to = math.min(from + run - 1, l.block)
           for _, b in ipairs(buckets(j, l.prefix, l.blocks, from, to)) do
@@ -924,8 +956,8 @@ for _, l in ipairs(limits) do
     if cur > 0 and last[j] then
       reset = math.max(reset, (math.floor(last[j] / l.precision) + l.blocks) * l.precision - now)
     end
-    charges[#charges + 1] = {id = j, count = l.prefix, total = cur + cost, mark = l.prefix .. 'o', trim = l.trim,
-      slot = slot, value = string.format('%d:%d', l.block, here + cost)}
+    charges[#charges + 1] = {id = j, l = l, total = cur + cost, slot = slot,
+      value = string.format('%d:%d', l.block, here + cost), first = first}
   end
 end
 
@@ -939,12 +971,25 @@ if cost == 0 then
   return {1, remaining, -1, reset}
 end
 
--- Second pass: charge every limit of every identifier.
+-- Second pass: charge every limit of every identifier, after the last
+-- reads: where the oldest sub-bucket held was behind the window, the
+-- oldest held now (the current one, if none before it).
+for _, c in ipairs(charges) do
+  local l = c.l
+  if l.blocks > 1 then
+    c.first = c.first or oldestHeld(c.id, l.prefix, l.blocks, l.trim, l.block - 1) or l.block
+  end
+end
 local ttl = math.min(math.max(1, math.ceil(horizon)), MAX) -- an integer PEXPIRE takes
 for j, key in ipairs(KEYS) do
   for _, c in ipairs(charges) do
     if c.id == j then
-      redis.call('HSET', key, c.count, c.total, c.mark, c.trim, c.slot, c.value)
+      local l = c.l
+      if c.first then
+        redis.call('HSET', key, l.prefix, c.total, l.mark, l.trim, c.slot, c.value, l.held, c.first)
+      else
+        redis.call('HSET', key, l.prefix, c.total, l.mark, l.trim, c.slot, c.value)
+      end
     end
   end
   redis.call('HSET', key, 't', now)
@@ -954,4 +999,4 @@ return {1, left, -1, horizon}
 end
 redis.register_function{function_name='ratelimit_window', callback=ratelimit_window, flags={}}
 
-redis.register_function{function_name='ratelimit_version', callback=function() return 'e62d6c8484884ce2178a5ac4beb8550d51e14e1f' end, flags={'no-writes', 'allow-stale'}}
+redis.register_function{function_name='ratelimit_version', callback=function() return 'a73ea4c3ef2aa54aec5f9856e10c6ab04b0b35c5' end, flags={'no-writes', 'allow-stale'}}
