@@ -40,11 +40,13 @@
 -- passes them (a slot still holding that sub-bucket's number), and their slot
 -- is written over when the ring comes round, never deleted: memory per
 -- identifier is four fields per limit (three for a fixed window) plus at
--- most ceil(duration / precision) slots. A refusal looks for the oldest sub-buckets from
--- "r<d>:<p>:f" on, so it reads the few that decide its retry time, not
--- the empty stretch a burst leaves before them; a charge that finds the
--- field behind the window finds the oldest sub-bucket with a count again,
--- which passes each empty sub-bucket once. Nothing is written before everything is read, a refusal
+-- most ceil(duration / precision) slots. A refusal looks for the oldest
+-- sub-buckets from "r<d>:<p>:f" on, so it reads the few that decide its
+-- retry time, not the empty stretch a burst leaves before them. A request
+-- that finds the field behind the window looks for the oldest sub-bucket
+-- with a count again, and the next charge stores it; refusals in between
+-- look again each time, as all of them did before the field.
+-- Nothing is written before everything is read, a refusal
 -- writes nothing, and what is written cannot fail (HSETs and a PEXPIRE on
 -- hashes the reads found), so a run that fails has written nothing: the script
 -- is all-or-nothing as it stands (transactional bundles ship it unwrapped).
@@ -105,9 +107,7 @@ local limits = {}
 for i, l in ipairs(parsed) do
   local d, n, p = l[1], l[2], l[3]
   local blocks, block = math.ceil(d / p), math.floor(now / p)
-  local prefix = 'r' .. d .. ':' .. p .. ':'
-  limits[i] = {limit = n, precision = p, blocks = blocks, block = block, trim = block - blocks + 1, prefix = prefix,
-    mark = prefix .. 'o', held = prefix .. 'f'}
+  limits[i] = {limit = n, precision = p, blocks = blocks, block = block, trim = block - blocks + 1, prefix = 'r' .. d .. ':' .. p .. ':'}
 end
 
 -- The sub-bucket number and count a slot holds, if any.
@@ -165,6 +165,7 @@ local function oldestHeld(j, prefix, blocks, from, to)
     end
     from, run = upto + 1, run * 2
   end
+  return nil
 end
 
 -- First pass: read and check everything; what to write goes to charges.
@@ -176,9 +177,9 @@ for _, l in ipairs(limits) do
   for j, key in ipairs(KEYS) do
     local state
     if l.blocks > 1 then
-      state = redis.call('HMGET', key, l.prefix, l.mark, slot, l.held)
+      state = redis.call('HMGET', key, l.prefix, l.prefix .. 'o', slot, l.prefix .. 'f')
     else -- a fixed window: its one sub-bucket is the oldest held
-      state = redis.call('HMGET', key, l.prefix, l.mark, slot)
+      state = redis.call('HMGET', key, l.prefix, l.prefix .. 'o', slot)
     end
     local cur = tonumber(state[1]) or 0
     local oldest = tonumber(state[2]) or l.trim
@@ -189,8 +190,18 @@ for _, l in ipairs(limits) do
         cur = cur - b[2]
       end
     end
-    if not (first and first >= l.trim) then
-      first = nil -- behind the window, or never written
+    -- The oldest sub-bucket holding a count: the field, within the window;
+    -- else found again, reading before any write (the current sub-bucket
+    -- when none before it holds one). math.max changes nothing here; it
+    -- shows the prelude's proof a number (it does not narrow through an if).
+    local start = l.block
+    if first and first >= l.trim then
+      start = math.max(first, l.trim)
+    elseif l.blocks > 1 then
+      local found = tonumber(oldestHeld(j, l.prefix, l.blocks, l.trim, l.block - 1))
+      if found then
+        start = math.max(found, l.trim)
+      end
     end
     local held, count = slotted(state[3])
     local here = held == l.block and count or 0 -- the current sub-bucket's count
@@ -204,7 +215,7 @@ for _, l in ipairs(limits) do
         -- that double (8, 16, ...): under load the answer is in the first
         -- few, and a refusal, the call a limiter gets most when hammered,
         -- then reads a handful of slots, not the whole ring.
-        local freed, from, run, found = 0, first or l.trim, 8, false
+        local freed, from, run, found = 0, start, 8, false
         while not found and from <= l.block do
           local to = math.min(from + run - 1, l.block)
           for _, b in ipairs(buckets(j, l.prefix, l.blocks, from, to)) do
@@ -224,8 +235,8 @@ for _, l in ipairs(limits) do
     if cur > 0 and last[j] then
       reset = math.max(reset, (math.floor(last[j] / l.precision) + l.blocks) * l.precision - now)
     end
-    charges[#charges + 1] = {id = j, l = l, total = cur + cost, slot = slot,
-      value = string.format('%d:%d', l.block, here + cost), first = first}
+    charges[#charges + 1] = {id = j, count = l.prefix, total = cur + cost, trim = l.trim, slot = slot,
+      value = string.format('%d:%d', l.block, here + cost), sliding = l.blocks > 1, first = start}
   end
 end
 
@@ -239,24 +250,15 @@ if cost == 0 then
   return {1, remaining, -1, reset}
 end
 
--- Second pass: charge every limit of every identifier, after the last
--- reads: where the oldest sub-bucket held was behind the window, the
--- oldest held now (the current one, if none before it).
-for _, c in ipairs(charges) do
-  local l = c.l
-  if l.blocks > 1 then
-    c.first = c.first or oldestHeld(c.id, l.prefix, l.blocks, l.trim, l.block - 1) or l.block
-  end
-end
+-- Second pass: charge every limit of every identifier.
 local ttl = math.min(math.max(1, math.ceil(horizon)), MAX) -- an integer PEXPIRE takes
 for j, key in ipairs(KEYS) do
   for _, c in ipairs(charges) do
     if c.id == j then
-      local l = c.l
-      if c.first then
-        redis.call('HSET', key, l.prefix, c.total, l.mark, l.trim, c.slot, c.value, l.held, c.first)
+      if c.sliding then
+        redis.call('HSET', key, c.count, c.total, c.count .. 'o', c.trim, c.slot, c.value, c.count .. 'f', c.first)
       else
-        redis.call('HSET', key, l.prefix, c.total, l.mark, l.trim, c.slot, c.value)
+        redis.call('HSET', key, c.count, c.total, c.count .. 'o', c.trim, c.slot, c.value)
       end
     end
   end
