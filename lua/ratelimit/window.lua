@@ -190,21 +190,22 @@ for _, l in ipairs(limits) do
         cur = cur - b[2]
       end
     end
+    local held, count = slotted(state[3])
+    local here = held == l.block and count or 0 -- the current sub-bucket's count
     -- The oldest sub-bucket holding a count: the field, within the window;
-    -- else found again, reading before any write (the current sub-bucket
-    -- when none before it holds one). math.max changes nothing here; it
-    -- shows the prelude's proof a number (it does not narrow through an if).
+    -- else the current sub-bucket when the window's count is all in it (a
+    -- new or idle identifier reads nothing more); else found again,
+    -- reading before any write. math.max changes nothing here; it shows
+    -- the prelude's proof a number (it does not narrow through an if).
     local start = l.block
     if first and first >= l.trim then
       start = math.max(first, l.trim)
-    elseif l.blocks > 1 then
+    elseif l.blocks > 1 and cur > here then
       local found = tonumber(oldestHeld(j, l.prefix, l.blocks, l.trim, l.block - 1))
       if found then
         start = math.max(found, l.trim)
       end
     end
-    local held, count = slotted(state[3])
-    local here = held == l.block and count or 0 -- the current sub-bucket's count
     if cur + cost > l.limit then
       allowed = false
       if cost > l.limit then

@@ -922,21 +922,22 @@ for _, l in ipairs(limits) do
         cur = cur - b[2]
       end
     end
+    local held, count = slotted(state[3])
+    local here = held == l.block and count or 0 -- the current sub-bucket's count
     -- The oldest sub-bucket holding a count: the field, within the window;
-    -- else found again, reading before any write (the current sub-bucket
-    -- when none before it holds one). math.max changes nothing here; it
-    -- shows the prelude's proof a number (it does not narrow through an if).
+    -- else the current sub-bucket when the window's count is all in it (a
+    -- new or idle identifier reads nothing more); else found again,
+    -- reading before any write. math.max changes nothing here; it shows
+    -- the prelude's proof a number (it does not narrow through an if).
     local start = l.block
     if first and first >= l.trim then
       start = math.max(first, l.trim)
-    elseif l.blocks > 1 then
+    elseif l.blocks > 1 and cur > here then
       local found = tonumber(oldestHeld(j, l.prefix, l.blocks, l.trim, l.block - 1))
       if found then
         start = math.max(found, l.trim)
       end
     end
-    local held, count = slotted(state[3])
-    local here = held == l.block and count or 0 -- the current sub-bucket's count
     if cur + cost > l.limit then
       allowed = false
       if cost > l.limit then
@@ -1001,4 +1002,4 @@ return {1, left, -1, horizon}
 end
 redis.register_function{function_name='ratelimit_window', callback=ratelimit_window, flags={}}
 
-redis.register_function{function_name='ratelimit_version', callback=function() return 'cc6513a8c928811769eb61a8d1d653ac352c4edf' end, flags={'no-writes', 'allow-stale'}}
+redis.register_function{function_name='ratelimit_version', callback=function() return '67d25017315d182552513d9f92e593487e23a126' end, flags={'no-writes', 'allow-stale'}}
