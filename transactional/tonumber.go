@@ -18,17 +18,7 @@ func luaToNumber(L *lua.LState) int {
 		L.ArgError(2, "base out of range")
 	}
 	if base == 10 {
-		switch v := v.(type) {
-		case lua.LNumber:
-			L.Push(v)
-			return 1
-		case lua.LString:
-			if f, ok := lua.StrToNumber(string(v)); ok {
-				L.PushNumber(lua.LNumber(f))
-				return 1
-			}
-		}
-		L.Push(lua.LNil)
+		L.Push(toNumber10(L, v))
 		return 1
 	}
 	s := ""
@@ -68,21 +58,25 @@ func luaNumber(f float64) lua.LValue {
 	return lua.LNumber(f)
 }
 
+// toNumber10 is tonumber(v) in base 10: a number as it is, a string as
+// strtod reads it, anything else nil.
+func toNumber10(L *lua.LState, v lua.LValue) lua.LValue {
+	switch v := v.(type) {
+	case lua.LNumber:
+		return v
+	case lua.LString:
+		if f, ok := lua.StrToNumber(string(v)); ok {
+			return L.Number(lua.LNumber(f))
+		}
+	}
+	return lua.LNil
+}
+
 // fastToNumber is tonumber with one argument, luaToNumber's short cut
 // (lua.LFunction.Fast): the same result, without a call frame.
 func fastToNumber(L *lua.LState, args []lua.LValue) (lua.LValue, bool) {
-	if len(args) != 1 {
+	if len(args) != 1 || args[0] == nil {
 		return nil, false
 	}
-	switch v := args[0].(type) {
-	case lua.LNumber:
-		return v, true
-	case lua.LString:
-		if f, ok := lua.StrToNumber(string(v)); ok {
-			return L.Number(lua.LNumber(f)), true
-		}
-	case nil:
-		return nil, false
-	}
-	return lua.LNil, true
+	return toNumber10(L, args[0]), true
 }

@@ -254,41 +254,28 @@ func fastMath1(f func(float64) float64) LFastFunction {
 	}
 }
 
-func fastMathMax(L *LState, args []LValue) (LValue, bool) {
-	max, ok := args[0].(LNumber)
-	if !ok {
-		return nil, false
-	}
-	for _, a := range args[1:] {
-		v, ok := a.(LNumber)
+// fastMathPick is math.max (greater) or math.min: the first argument,
+// replaced by each later one that compares so, as mathMax and mathMin do.
+func fastMathPick(greater bool) LFastFunction {
+	return func(L *LState, args []LValue) (LValue, bool) {
+		pick, ok := args[0].(LNumber)
 		if !ok {
 			return nil, false
 		}
-		if v > max {
-			max = v
+		for _, a := range args[1:] {
+			v, ok := a.(LNumber)
+			if !ok {
+				return nil, false
+			}
+			if greater && v > pick || !greater && v < pick {
+				pick = v
+			}
 		}
+		return L.alloc.LNumber2I(pick), true
 	}
-	return L.alloc.LNumber2I(max), true
-}
-
-func fastMathMin(L *LState, args []LValue) (LValue, bool) {
-	min, ok := args[0].(LNumber)
-	if !ok {
-		return nil, false
-	}
-	for _, a := range args[1:] {
-		v, ok := a.(LNumber)
-		if !ok {
-			return nil, false
-		}
-		if v < min {
-			min = v
-		}
-	}
-	return L.alloc.LNumber2I(min), true
 }
 
 var mathFast = map[string]LFastFunction{
 	"abs": fastMath1(math.Abs), "ceil": fastMath1(math.Ceil), "floor": fastMath1(math.Floor),
-	"max": fastMathMax, "min": fastMathMin,
+	"max": fastMathPick(true), "min": fastMathPick(false),
 }
