@@ -92,7 +92,7 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	} else {
 		out = s.e.dispatchToLua(L, args, r.resp3)
 	}
-	if strings.HasSuffix(name, "store") && emptyingStores[name] {
+	if isEmptyingStore(name) {
 		s.e.dropEmpty(args[1])
 	}
 	switch {

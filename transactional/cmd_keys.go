@@ -662,12 +662,13 @@ func (e *Engine) runNowOrQueued(c *server.Peer, fn func(*server.Peer)) {
 	fn(c)
 }
 
-// isEmptyingStore is emptyingStores for a command name as miniredis hands
-// it to the hook, in upper case: commandIndex gives its lower-case name
-// without lower-casing it (the hook runs for every command a script makes).
-// Only names ending in STORE are looked up.
+// isEmptyingStore is emptyingStores for a command name in upper case (as
+// miniredis hands it to the hook) or lower case (as redis.call's lookup
+// names it): commandIndex gives its lower-case name without lower-casing
+// it (this runs for every command a script makes), and only names ending
+// in STORE are looked up.
 func isEmptyingStore(cmd string) bool {
-	if len(cmd) < 10 || cmd[len(cmd)-5:] != "STORE" {
+	if len(cmd) < 10 || !strings.EqualFold(cmd[len(cmd)-5:], "STORE") {
 		return false
 	}
 	info := commandIndex[cmd]

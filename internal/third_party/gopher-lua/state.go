@@ -1575,7 +1575,7 @@ func (ls *LState) Number(n LNumber) LValue {
 // shared, others from the allocator's blocks, where Push(LNumber) costs an
 // allocation each.
 func (ls *LState) PushNumber(n LNumber) {
-	ls.reg.Push(ls.alloc.LNumber2I(n))
+	ls.reg.Push(ls.Number(n))
 }
 
 func (ls *LState) Pop(n int) {
