@@ -22,8 +22,9 @@ import (
 // string, so the engine serves both, for clients and for scripts alike.
 // COPY too: miniredis's loses a stream's last ID.
 
-// keyCommands are the data commands the engine serves instead of miniredis.
-var keyCommands = map[string]bool{"DUMP": true, "RESTORE": true, "COPY": true}
+// isKeyCommand reports whether cmd is one of the data commands the engine
+// serves instead of miniredis.
+func isKeyCommand(cmd string) bool { return cmd == "DUMP" || cmd == "RESTORE" || cmd == "COPY" }
 
 // Redis 7.0's texts for RESTORE (cluster.c), verbatim.
 const (

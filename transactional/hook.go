@@ -21,7 +21,7 @@ var scriptCommands = map[string]bool{
 func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 	if c == e.inner {
 		// A script's own command: miniredis's lock is held already.
-		if keyCommands[cmd] {
+		if isKeyCommand(cmd) {
 			e.keyCommand(c, cmd, args)
 			return true
 		}
@@ -35,7 +35,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 			return true
 		}
 	}
-	if !scriptCommands[cmd] && !keyCommands[cmd] {
+	if !scriptCommands[cmd] && !isKeyCommand(cmd) {
 		return e.redisWay(c, cmd, args)
 	}
 	e.scriptCommand(c, cmd, args)

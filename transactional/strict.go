@@ -320,7 +320,7 @@ func badNumber(cmd string, args []string) string {
 // HINCRBY or HINCRBYFLOAT) meets a stored value that is not a number as
 // Redis reads it, or "". The caller holds miniredis's lock.
 func (e *Engine) badStoredInteger(c *server.Peer, cmd string, args []string) string {
-	if !strictStored[cmd] || len(args) == 0 {
+	if !strictStored(cmd) || len(args) == 0 {
 		return ""
 	}
 	db := e.store.db(miniredis.PeerDB(c))
@@ -368,13 +368,13 @@ func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool 
 	if msg == "" {
 		msg = badNumber(cmd, args)
 	}
-	if msg == "" && !strictStored[cmd] && keyFirst[cmd] == "" {
+	typ, keyFirst := keyFirstType(cmd)
+	if msg == "" && !strictStored(cmd) && !keyFirst {
 		return false
 	}
 	if info := commandIndex[cmd]; info == nil || !info.ArityOK(len(args)+1) {
 		return false
 	}
-	typ, keyFirst := keyFirst[cmd]
 	if c != e.inner {
 		if miniredis.PeerInMulti(c) || miniredis.PeerSubscribed(c) || e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
 			return false
@@ -421,13 +421,29 @@ func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool 
 	return true
 }
 
-// keyFirst are the commands that look the key up, and check its type,
-// before they read their integers: a missing key or another type is
-// answered first (LINDEX's nil, LSET's "no such key", WRONGTYPE).
-var keyFirst = map[string]string{"LINDEX": "list", "LSET": "list", "GETEX": "string", "BITCOUNT": "string", "INCRBYFLOAT": "string"}
+// keyFirstType reports whether cmd looks its key up, and checks its type,
+// before it reads its integers (a missing key or another type is answered
+// first: LINDEX's nil, LSET's "no such key", WRONGTYPE), and that type.
+// These lookups, like strictStored's, run on every command, where a switch
+// costs a fraction of a map's hashing.
+func keyFirstType(cmd string) (string, bool) {
+	switch cmd {
+	case "LINDEX", "LSET":
+		return "list", true
+	case "GETEX", "BITCOUNT", "INCRBYFLOAT":
+		return "string", true
+	}
+	return "", false
+}
 
-// strictStored are the commands badStoredInteger looks at.
-var strictStored = map[string]bool{"INCR": true, "DECR": true, "INCRBY": true, "DECRBY": true, "HINCRBY": true, "HINCRBYFLOAT": true}
+// strictStored reports whether badStoredInteger looks at cmd.
+func strictStored(cmd string) bool {
+	switch cmd {
+	case "INCR", "DECR", "INCRBY", "DECRBY", "HINCRBY", "HINCRBYFLOAT":
+		return true
+	}
+	return false
+}
 
 // Redis 7.0's limit on a string (proto-max-bulk-len) and its text.
 const (

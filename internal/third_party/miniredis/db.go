@@ -375,22 +375,30 @@ func (db *RedisDB) hashGet(key, field string) string {
 
 // hashSet returns the number of new keys
 func (db *RedisDB) hashSet(k string, fv ...string) int {
-	if t, ok := db.keys[k]; ok && t != keyTypeHash {
-		db.del(k, true)
+	// scriptgen: the key's maps are looked up once a call, not once a
+	// field (a limiter's HSET runs on every request); the version moves
+	// once a call, which is all WATCH looks at.
+	if t, ok := db.keys[k]; !ok || t != keyTypeHash {
+		if ok {
+			db.del(k, true)
+		}
+		db.keys[k] = keyTypeHash
 	}
-	db.keys[k] = keyTypeHash
-	if _, ok := db.hashKeys[k]; !ok {
-		db.hashKeys[k] = map[string]string{}
+	h, ok := db.hashKeys[k]
+	if !ok {
+		h = map[string]string{}
+		db.hashKeys[k] = h
 	}
 	new := 0
-	for idx := 0; idx < len(fv)-1; idx = idx + 2 {
-		f, v := fv[idx], fv[idx+1]
-		_, ok := db.hashKeys[k][f]
-		db.hashKeys[k][f] = v
-		db.incr(k)
-		if !ok {
+	for idx := 0; idx+1 < len(fv); idx += 2 {
+		n := len(h)
+		h[fv[idx]] = fv[idx+1]
+		if len(h) > n {
 			new++
 		}
+	}
+	if len(fv) > 1 {
+		db.incr(k)
 	}
 	return new
 }

@@ -69,6 +69,7 @@ type Miniredis struct {
 	now         time.Time     // time.Now() if not set.
 	clockTTL    bool          // decrease TTLs as the clock advances
 	lastTick    time.Time     // last time TTLs were advanced, if clockTTL is set
+	ticked      bool          // scriptgen: a set clock has not moved since the last tick
 	ttlNow      time.Duration // scriptgen: the TTL clock, see ttlclock.go
 	redisExpiry bool          // scriptgen: see RedisExpiry
 	subscribers map[*Subscriber]struct{}
@@ -488,6 +489,7 @@ func (m *Miniredis) SetTime(t time.Time) {
 	m.Lock()
 	defer m.Unlock()
 	m.now = t
+	m.ticked = false
 	// keep the ClockTTL baseline sane when the clock jumps backwards; a
 	// forward jump stays pending until the next tick.
 	if m.clockTTL && t.Before(m.lastTick) {
@@ -515,16 +517,21 @@ func (m *Miniredis) ClockTTL(enabled bool) {
 	defer m.Unlock()
 	m.clockTTL = enabled
 	m.lastTick = m.effectiveNow()
+	m.ticked = false
 }
 
 // advance TTLs by the clock time elapsed since the last tick. Called with the
 // lock held on every database access, when ClockTTL is enabled.
 func (m *Miniredis) tickLocked() {
-	if !m.clockTTL {
+	// scriptgen: every command ticks (m.db); on a set clock that has not
+	// moved since the last tick there is nothing to do, and nothing to
+	// compute.
+	if !m.clockTTL || m.ticked {
 		return
 	}
 	now := m.effectiveNow()
 	elapsed := now.Sub(m.lastTick)
+	m.ticked = !m.now.IsZero()
 	if elapsed <= 0 {
 		return
 	}
