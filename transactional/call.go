@@ -50,7 +50,20 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 			return 0
 		}
 	}
-	args := make([]string, n)
+	// The arguments go in a slice kept from call to call: nothing keeps
+	// it past the call (miniredis copies what it stores). It is cleared
+	// after, so that it pins no value, and taken while in use, so that a
+	// call within this one, were there ever one, would get its own.
+	buf := s.argBuf
+	s.argBuf = nil
+	if cap(buf) < n {
+		buf = make([]string, max(n, 8))
+	}
+	args := buf[:n]
+	defer func() {
+		clear(args)
+		s.argBuf = buf
+	}()
 	for i := 1; i <= n; i++ {
 		switch v := L.Get(i).(type) {
 		case lua.LString:
@@ -61,7 +74,11 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 			return fail(luaErrArgType)
 		}
 	}
-	info := lookupCommand(args)
+	sc := s.e.scriptCmdFor(args[0])
+	info := sc.info
+	if info != nil && info.Container {
+		info = lookupCommand(args) // the subcommand decides
+	}
 	if info == nil {
 		return refuse(luaErrUnknownCommand)
 	}
@@ -90,7 +107,7 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 		// A RESP3 run's pairs replies are regrouped as RESP (regroupPairs).
 		out = s.e.rawToLua(L, regroupPairs(s.e.dispatchInner(args, r.resp3)), r.resp3)
 	} else {
-		out = s.e.dispatchToLua(L, args, r.resp3)
+		out = s.e.dispatchToLua(L, sc, args, r.resp3)
 	}
 	if isEmptyingStore(name) {
 		s.e.dropEmpty(args[1])

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/scriptgen/scriptgen/internal/commands"
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
@@ -45,8 +47,11 @@ type Engine struct {
 	inner    *server.Peer
 	innerBuf bytes.Buffer
 	sink     luaSink // takes the inner peer's replies during dispatchToLua
-	innerW   *bufio.Writer
-	runs     runs // makes the script runs; only used under miniredis's lock
+	// scriptCmds are the command names scripts have called, resolved
+	// (scriptCmdFor); under miniredis's lock.
+	scriptCmds map[string]*scriptCmd
+	innerW     *bufio.Writer
+	runs       runs // makes the script runs; only used under miniredis's lock
 	// goReply, while set (by EvalSHA), takes a script's reply as Go values
 	// instead of RESP; evalReply is the one EvalSHA uses. Only used under
 	// miniredis's lock.
@@ -387,17 +392,54 @@ func (e *Engine) Listen(addr string) (net.Addr, error) {
 	return l.Addr(), nil
 }
 
+// scriptCmd is what redis.call needs of a command name: it is looked up
+// once for each name as scripts spell it (Engine.scriptCmdFor), not on
+// every call, which cost a script's command several hashings of its name.
+type scriptCmd struct {
+	info    *commands.Command // lookupCommand's for the name alone; nil if Redis does not know it
+	upper   string            // the name as miniredis registers it
+	handler server.Cmd        // miniredis's; nil when it has none
+}
+
+// maxScriptCmds bounds Engine.scriptCmds: a script may make up names.
+const maxScriptCmds = 1024
+
+// scriptCmdFor is name's scriptCmd. The caller holds miniredis's lock.
+func (e *Engine) scriptCmdFor(name string) *scriptCmd {
+	if sc, ok := e.scriptCmds[name]; ok {
+		return sc
+	}
+	up := strings.ToUpper(name)
+	sc := &scriptCmd{info: lookupCommand([]string{name}), upper: up, handler: e.srv.Handler(up)}
+	if e.scriptCmds == nil {
+		e.scriptCmds = map[string]*scriptCmd{}
+	}
+	if len(e.scriptCmds) < maxScriptCmds {
+		e.scriptCmds[name] = sc
+	}
+	return sc
+}
+
 // dispatchToLua runs one command from a script on the nested peer and
 // returns the sink holding its reply as a Lua value: miniredis's replies
-// go straight into Lua values, with no RESP written and parsed back. The
-// caller holds miniredis's lock.
-func (e *Engine) dispatchToLua(L *lua.LState, args []string, resp3 bool) *luaSink {
+// go straight into Lua values, with no RESP written and parsed back. It
+// is miniredis's Dispatch with the name already resolved (sc): the
+// engine's hook, then the handler. The caller holds miniredis's lock.
+func (e *Engine) dispatchToLua(L *lua.LState, sc *scriptCmd, args []string, resp3 bool) *luaSink {
 	s := &e.sink
 	s.reset(L, resp3)
 	e.inner.Resp3 = resp3
 	e.inner.SetSink(s)
 	defer e.inner.SetSink(nil)
-	e.srv.Dispatch(e.inner, args)
+	switch {
+	case e.hook(e.inner, sc.upper, args[1:]...):
+	case sc.handler == nil:
+		// miniredis's reply to a name it does not know (its hook, which
+		// answered nothing above, runs again and again answers nothing).
+		e.srv.Dispatch(e.inner, args)
+	default:
+		e.srv.RunHandler(e.inner, sc.handler, sc.upper, args[1:])
+	}
 	return s
 }
 

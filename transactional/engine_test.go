@@ -53,6 +53,37 @@ func TestNestedPeer(t *testing.T) {
 	}
 }
 
+// TestScriptCmdNoHandler is redis.call of a command Redis knows and
+// miniredis has no handler for (LOLWUT): resolved once (scriptCmdFor), it
+// goes to miniredis's Dispatch, which answers as it answers a client, on
+// the first call and on the cached one alike.
+func TestScriptCmdNoHandler(t *testing.T) {
+	e := newEngine(t)
+	names := []string{"LOLWUT", "lolwut", "LOLWUT"}
+	got := mustDo(t, e, "EVAL", "return {redis.pcall('LOLWUT'), redis.pcall('lolwut'), redis.pcall('LOLWUT')}", "0")
+	arr, ok := got.([]any)
+	if !ok || len(arr) != len(names) {
+		t.Fatalf("reply %#v, want %d errors", got, len(names))
+	}
+	for i, v := range arr {
+		_, want := e.Do(names[i])
+		if want == nil {
+			t.Fatal("miniredis has LOLWUT now: pick another command it lacks")
+		}
+		if err, ok := v.(*Error); !ok || err.Error() != want.Error() {
+			t.Errorf("call %d: %#v, want the error %q", i+1, v, want)
+		}
+	}
+	if n := len(e.scriptCmds); n != 2 {
+		t.Errorf("%d names resolved, want 2 (LOLWUT, lolwut)", n)
+	}
+	// Made-up names: answered every one, kept up to the bound.
+	got = mustDo(t, e, "EVAL", "local n = 0 for i = 1, 1500 do if redis.pcall('x' .. i).err then n = n + 1 end end return n", "0")
+	if got != int64(1500) || len(e.scriptCmds) != maxScriptCmds {
+		t.Errorf("%v errors for 1500 made-up names, %d names kept; want 1500 and %d", got, len(e.scriptCmds), maxScriptCmds)
+	}
+}
+
 func TestDoReplyTypes(t *testing.T) {
 	e := newEngine(t)
 	tests := []struct {

@@ -37,6 +37,7 @@ const (
 // read-only globals are what make sharing it safe.
 type sandbox struct {
 	e         *Engine
+	argBuf    []string // redis.call's arguments (call)
 	L         *lua.LState
 	functions bool // the FUNCTION engine's state
 	store     *lua.LTable

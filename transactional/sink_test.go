@@ -51,7 +51,7 @@ func TestSinkMatchesRESP(t *testing.T) {
 		miniredis.PrepareNested(e.inner, 0, "sha")
 		for _, c := range cmds {
 			if viaSink {
-				s := e.dispatchToLua(L, c, resp3)
+				s := e.dispatchToLua(L, e.scriptCmdFor(c[0]), c, resp3)
 				if !s.done {
 					t.Fatalf("%q: the sink got no complete reply", c)
 				}

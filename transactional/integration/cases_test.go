@@ -86,6 +86,10 @@ var cases = []tcase{
 	simple("call/no-args", "return redis.call()"),
 	simple("call/unknown-command", "return redis.call('nosuch')"),
 	simple("call/wrong-arity", "return redis.call('GET')"),
+	// redis.call resolves a name once per spelling (scriptCmdFor): the same
+	// name in three cases, and a container whose subcommand decides.
+	simple("call/name-cache-spellings", "redis.call('set', 'k', 'v'); return {redis.call('GET', 'k'), redis.call('get', 'k'), redis.call('gEt', 'k'), redis.call('GET', 'k')}"),
+	simple("call/name-cache-container", "redis.call('XADD', 's', '1-1', 'f', 'v'); local a = redis.pcall('XINFO', 'nosuch', 's'); return {a, redis.pcall('xinfo', 'STREAM', 'nokey'), redis.pcall('XINFO', 'nosuch', 's'), redis.call('XINFO', 'STREAM', 's')[2]}"),
 	simple("call/wrong-arity-pcall", "return redis.pcall('GET')"),
 	simple("call/noscript-command", "return redis.call('MULTI')"),
 	simple("call/blocking-command", "return redis.call('BLPOP', 'l', 0)"),

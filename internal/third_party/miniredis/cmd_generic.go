@@ -68,12 +68,14 @@ type expireOpts struct {
 	lt    bool
 }
 
-func expireParse(cmd string, args []string) (*expireOpts, error) {
+// scriptgen: the options come back as a value: the command's closure holds
+// them, with no allocation of their own.
+func expireParse(cmd string, args []string) (expireOpts, error) {
 	var opts expireOpts
 
 	opts.key = args[0]
 	if err := optIntSimple(args[1], &opts.value); err != nil {
-		return nil, err
+		return expireOpts{}, err
 	}
 	args = args[2:]
 	for len(args) > 0 {
@@ -87,17 +89,17 @@ func expireParse(cmd string, args []string) (*expireOpts, error) {
 		case "lt":
 			opts.lt = true
 		default:
-			return nil, fmt.Errorf("ERR Unsupported option %s", args[0])
+			return expireOpts{}, fmt.Errorf("ERR Unsupported option %s", args[0])
 		}
 		args = args[1:]
 	}
 	if opts.gt && opts.lt {
-		return nil, errors.New("ERR GT and LT options at the same time are not compatible")
+		return expireOpts{}, errors.New("ERR GT and LT options at the same time are not compatible")
 	}
 	if opts.nx && (opts.xx || opts.gt || opts.lt) {
-		return nil, errors.New("ERR NX and XX, GT or LT options at the same time are not compatible")
+		return expireOpts{}, errors.New("ERR NX and XX, GT or LT options at the same time are not compatible")
 	}
-	return &opts, nil
+	return opts, nil
 }
 
 // generic expire command for EXPIRE, PEXPIRE, EXPIREAT, PEXPIREAT

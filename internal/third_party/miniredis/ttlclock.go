@@ -12,10 +12,7 @@ package miniredis
 // or expired, nothing for the keys that stay. What commands read and write
 // is still the duration left (ttlLeft, setTTL), so their code is upstream's.
 
-import (
-	"container/heap"
-	"time"
-)
+import "time"
 
 // ttlEntry is a deadline in a database's heap. Entries are never removed
 // when a key's TTL changes or goes: an entry whose deadline is no longer the
@@ -25,17 +22,62 @@ type ttlEntry struct {
 	key string
 }
 
+// ttlHeap is a min-heap of deadlines. Its push and pop are container/heap's
+// algorithms on the concrete type: through heap.Interface, every push
+// boxed its entry in an interface, an allocation on every EXPIRE.
 type ttlHeap []ttlEntry
 
-func (h ttlHeap) Len() int           { return len(h) }
-func (h ttlHeap) Less(i, j int) bool { return h[i].at < h[j].at }
-func (h ttlHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *ttlHeap) Push(x any)        { *h = append(*h, x.(ttlEntry)) }
-func (h *ttlHeap) Pop() any {
+func (h *ttlHeap) push(e ttlEntry) {
+	*h = append(*h, e)
+	h.up(len(*h) - 1)
+}
+
+// pop removes and returns the earliest deadline; h is not empty.
+func (h *ttlHeap) pop() ttlEntry {
 	old := *h
-	e := old[len(old)-1]
-	*h = old[:len(old)-1]
+	n := len(old) - 1
+	old[0], old[n] = old[n], old[0]
+	h.down(0, n)
+	e := old[n]
+	*h = old[:n]
 	return e
+}
+
+// init orders h from scratch.
+func (h ttlHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i, len(h))
+	}
+}
+
+func (h ttlHeap) up(j int) {
+	for j > 0 {
+		i := (j - 1) / 2 // parent
+		if i == j || !(h[j].at < h[i].at) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		j = i
+	}
+}
+
+func (h ttlHeap) down(i0, n int) {
+	i := i0
+	for {
+		j1 := 2*i + 1
+		if j1 >= n || j1 < 0 { // j1 < 0 after int overflow
+			break
+		}
+		j := j1 // left child
+		if j2 := j1 + 1; j2 < n && h[j2].at < h[j1].at {
+			j = j2 // right child
+		}
+		if !(h[j].at < h[i].at) {
+			break
+		}
+		h[i], h[j] = h[j], h[i]
+		i = j
+	}
 }
 
 // ttlLeft is the time key has left to live, and whether it has a TTL.
@@ -51,7 +93,7 @@ func (db *RedisDB) ttlLeft(key string) (time.Duration, bool) {
 func (db *RedisDB) setTTL(key string, left time.Duration) {
 	at := db.master.ttlNow + left
 	db.ttl[key] = at
-	heap.Push(&db.ttlHeap, ttlEntry{at, key})
+	db.ttlHeap.push(ttlEntry{at, key})
 	// A key whose TTL is set again and again (a limiter's, on every
 	// request) leaves an entry each time; rebuilt from db.ttl once stale
 	// entries are half the heap, it stays within twice the keys with a TTL.
@@ -60,7 +102,7 @@ func (db *RedisDB) setTTL(key string, left time.Duration) {
 		for k, at := range db.ttl {
 			db.ttlHeap = append(db.ttlHeap, ttlEntry{at, k})
 		}
-		heap.Init(&db.ttlHeap)
+		db.ttlHeap.init()
 	}
 }
 
@@ -78,7 +120,7 @@ func (m *Miniredis) advanceTTLs(elapsed time.Duration) {
 func (db *RedisDB) expireDue(elapsed time.Duration) {
 	now := db.master.ttlNow
 	for len(db.ttlHeap) > 0 && db.ttlHeap[0].at <= now {
-		e := heap.Pop(&db.ttlHeap).(ttlEntry)
+		e := db.ttlHeap.pop()
 		if at, ok := db.ttl[e.key]; !ok || at != e.at {
 			continue // stale
 		}

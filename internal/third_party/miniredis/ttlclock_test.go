@@ -3,6 +3,7 @@ package miniredis
 import (
 	"fmt"
 	"math/rand"
+	"sort"
 	"testing"
 	"time"
 )
@@ -103,5 +104,42 @@ func testTTLClock(t *testing.T, redisExpiry bool, r *rand.Rand) {
 		if n, live := len(db.ttlHeap), len(db.ttl); n > 64 && n > 2*live+1 {
 			t.Fatalf("step %d: %d heap entries for %d keys with a TTL", step, n, live)
 		}
+	}
+}
+
+// TestTTLHeapOrder holds the typed heap to a sort: random pushes, pops and
+// rebuilds must give the deadlines back in order, every one of them.
+func TestTTLHeapOrder(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	var h ttlHeap
+	var want []time.Duration
+	check := func(pop int) {
+		sort.Slice(want, func(i, j int) bool { return want[i] < want[j] })
+		for range pop {
+			if len(h) == 0 {
+				return
+			}
+			e := h.pop()
+			if e.at != want[0] {
+				t.Fatalf("popped %v, want %v", e.at, want[0])
+			}
+			want = want[1:]
+		}
+	}
+	for round := range 2000 {
+		for range rng.Intn(8) {
+			at := time.Duration(rng.Intn(50))
+			h.push(ttlEntry{at: at})
+			want = append(want, at)
+		}
+		if round%97 == 0 {
+			rng.Shuffle(len(h), func(i, j int) { h[i], h[j] = h[j], h[i] })
+			h.init()
+		}
+		check(rng.Intn(6))
+	}
+	check(len(h))
+	if len(h) != 0 || len(want) != 0 {
+		t.Fatalf("%d entries left, want %d", len(h), len(want))
 	}
 }

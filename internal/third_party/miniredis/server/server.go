@@ -244,6 +244,32 @@ func (s *Server) Dispatch(c *Peer, args []string) {
 	}
 }
 
+// Handler is the command registered under cmdUp (upper case), nil if
+// none is. scriptgen: for a caller that resolves a command name once and
+// runs it many times without Dispatch (RunHandler).
+func (s *Server) Handler(cmdUp string) Cmd {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if m, ok := s.cmds[cmdUp]; ok {
+		return m.handler
+	}
+	return nil
+}
+
+// RunHandler is Dispatch for a command whose handler the caller looked up
+// (Handler) and whose pre-hook it has run itself: the count, the handler,
+// and the protocol switch after it, as Dispatch does them.
+func (s *Server) RunHandler(c *Peer, h Cmd, cmdUp string, args []string) {
+	s.mu.Lock()
+	s.infoCmds++
+	s.mu.Unlock()
+	h(c, cmdUp, args)
+	if c.SwitchResp3 != nil {
+		c.Resp3 = *c.SwitchResp3
+		c.SwitchResp3 = nil
+	}
+}
+
 // TotalCommands is total (known) commands since this the server started
 func (s *Server) TotalCommands() int {
 	s.mu.Lock()
