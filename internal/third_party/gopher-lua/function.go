@@ -58,6 +58,19 @@ type icEntry struct {
 	idx int
 }
 
+// cached is what the cache entry of cf's current instruction says tb holds
+// at the instruction's key: nil when the entry is for another table or
+// there is none, LNil when the key has gone. Small enough to inline, it
+// lets GETGLOBAL and GETTABLEKS skip a call on a hit (scriptgen).
+func (cf *callFrame) cached(tb *LTable) LValue {
+	if ic := cf.Fn.Proto.icache; ic != nil {
+		if c := ic[cf.Pc-1].Load(); c != nil && c.tb == tb {
+			return tb.vals[c.idx]
+		}
+	}
+	return nil
+}
+
 // getFieldStringAt is getFieldString for the instruction at cf's current
 // pc, through its cache entry (scriptgen).
 func (ls *LState) getFieldStringAt(obj LValue, key string, cf *callFrame) LValue {

@@ -64,4 +64,37 @@ func TestInlineCache(t *testing.T) {
 	if e := L.GetGlobal("get").(*LFunction).Proto.icache; e == nil {
 		t.Fatal("no cache")
 	}
+
+	// A global (GETGLOBAL) in a read-only environment, the same way.
+	env := L.NewTable()
+	env.RawSetString("y", LString("env.y"))
+	env.SetReadOnly(true)
+	L.SetMetatable(env, fallback)
+	fn, err := L.LoadString("return y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn.Env = env
+	for i, c := range []struct {
+		set  func()
+		want string
+	}{
+		{nil, "env.y"},
+		{nil, "env.y"},
+		{func() { env.RawSetString("y", LString("new")) }, "new"},
+		{func() { env.RawSetString("y", LNil) }, "from __index"},
+		{nil, "from __index"},
+		{func() { env.RawSetString("y", LString("back")) }, "back"},
+	} {
+		if c.set != nil {
+			c.set()
+		}
+		if err := L.CallByParam(P{Fn: fn, NRet: 1, Protect: true}); err != nil {
+			t.Fatal(err)
+		}
+		if got := L.Get(-1).String(); got != c.want {
+			t.Errorf("global step %d: y = %q, want %q", i, got, c.want)
+		}
+		L.Pop(1)
+	}
 }

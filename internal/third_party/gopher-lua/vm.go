@@ -551,7 +551,11 @@ func init() {
 			RA := lbase + A
 			Bx := int(inst & 0x3ffff) //GETBX
 			//reg.Set(RA, L.getField(cf.Fn.Env, cf.Fn.Proto.Constants[Bx]))
-			v := L.getFieldStringAt(cf.Fn.Env, cf.Fn.Proto.stringConstants[Bx], cf)
+			env := cf.Fn.Env
+			v := cf.cached(env)
+			if _, gone := v.(*LNilType); gone || v == nil {
+				v = L.getFieldStringAt(env, cf.Fn.Proto.stringConstants[Bx], cf)
+			}
 			// this section is inlined by go-inline
 			// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'
 			{
@@ -613,7 +617,14 @@ func init() {
 			RA := lbase + A
 			B := int(inst & 0x1ff)    //GETB
 			C := int(inst>>9) & 0x1ff //GETC
-			v := L.getFieldStringAt(reg.Get(lbase+B), L.rkString(C), cf)
+			obj := reg.Get(lbase + B)
+			var v LValue
+			if tb, ok := obj.(*LTable); ok {
+				v = cf.cached(tb)
+			}
+			if _, gone := v.(*LNilType); gone || v == nil {
+				v = L.getFieldStringAt(obj, L.rkString(C), cf)
+			}
 			// this section is inlined by go-inline
 			// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'
 			{
