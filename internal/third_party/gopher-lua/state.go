@@ -403,6 +403,16 @@ func (rg *registry) forceResize(newSize int) {
 	rg.array = newSlice
 }
 
+// clearRegs sets regs to nil one by one (scriptgen). What is cleared above
+// a new top is a few registers, where the memclr the compiler makes of a
+// range loop (a runtime call, and a bulk write barrier) cost more than the
+// stores: 800 instructions of a token bucket's request.
+func clearRegs(regs []LValue) {
+	for i := 0; i < len(regs); i++ {
+		regs[i] = nil
+	}
+}
+
 func (rg *registry) SetTop(topi int) { // +inline-start
 	// this section is inlined by go-inline
 	// source function is 'func (rg *registry) checkSize(requiredSize int) ' in '_state.go'
@@ -421,9 +431,7 @@ func (rg *registry) SetTop(topi int) { // +inline-start
 	// setting them to nil rather than LNil lets us invoke the golang memclr opto
 	if rg.top < oldtopi {
 		nilRange := rg.array[rg.top:oldtopi]
-		for i := range nilRange {
-			nilRange[i] = nil
-		}
+		clearRegs(nilRange)
 	}
 	//for i := rg.top; i < oldtop; i++ {
 	//	rg.array[i] = LNil
@@ -496,9 +504,7 @@ func (rg *registry) CopyRange(regv, start, limit, n int) { // +inline-start
 	rg.top = regv + n
 	if rg.top < oldtop {
 		nilRange := rg.array[rg.top:oldtop]
-		for i := range nilRange {
-			nilRange[i] = nil
-		}
+		clearRegs(nilRange)
 	}
 } // +inline-end
 
@@ -522,9 +528,7 @@ func (rg *registry) FillNil(regm, n int) { // +inline-start
 	rg.top = regm + n
 	if rg.top < oldtop {
 		nilRange := rg.array[rg.top:oldtop]
-		for i := range nilRange {
-			nilRange[i] = nil
-		}
+		clearRegs(nilRange)
 	}
 } // +inline-end
 

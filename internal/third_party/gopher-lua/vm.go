@@ -102,9 +102,7 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 			rg.top = regm + n
 			if rg.top < oldtop {
 				nilRange := rg.array[rg.top:oldtop]
-				for i := range nilRange {
-					nilRange[i] = nil
-				}
+				clearRegs(nilRange)
 			}
 		}
 	} else {
@@ -140,9 +138,7 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 			rg.top = regv + n
 			if rg.top < oldtop {
 				nilRange := rg.array[rg.top:oldtop]
-				for i := range nilRange {
-					nilRange[i] = nil
-				}
+				clearRegs(nilRange)
 			}
 		}
 		if b > 1 && n > (b-1) {
@@ -170,9 +166,7 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 				rg.top = regm + n
 				if rg.top < oldtop {
 					nilRange := rg.array[rg.top:oldtop]
-					for i := range nilRange {
-						nilRange[i] = nil
-					}
+					clearRegs(nilRange)
 				}
 			}
 		}
@@ -260,9 +254,7 @@ func callGFunction(L *LState, tailcall bool) bool {
 		rg.top = regv + n
 		if rg.top < oldtop {
 			nilRange := rg.array[rg.top:oldtop]
-			for i := range nilRange {
-				nilRange[i] = nil
-			}
+			clearRegs(nilRange)
 		}
 	}
 	L.stack.Pop()
@@ -1215,7 +1207,7 @@ func init() {
 						oldtop := max(reg.top, RA+B)
 						reg.array[RA] = v
 						reg.top = RA + 1
-						clear(reg.array[RA+1 : oldtop])
+						clearRegs(reg.array[RA+1 : oldtop])
 						return 0
 					}
 				}
@@ -1553,9 +1545,7 @@ func init() {
 					rg.top = regv + n
 					if rg.top < oldtop {
 						nilRange := rg.array[rg.top:oldtop]
-						for i := range nilRange {
-							nilRange[i] = nil
-						}
+						clearRegs(nilRange)
 					}
 				}
 				cf.Base = base
@@ -1630,9 +1620,7 @@ func init() {
 							rg.top = regm + n
 							if rg.top < oldtop {
 								nilRange := rg.array[rg.top:oldtop]
-								for i := range nilRange {
-									nilRange[i] = nil
-								}
+								clearRegs(nilRange)
 							}
 						}
 					} else {
@@ -1668,9 +1656,7 @@ func init() {
 							rg.top = regv + n
 							if rg.top < oldtop {
 								nilRange := rg.array[rg.top:oldtop]
-								for i := range nilRange {
-									nilRange[i] = nil
-								}
+								clearRegs(nilRange)
 							}
 						}
 						if b > 1 && n > (b-1) {
@@ -1698,9 +1684,7 @@ func init() {
 								rg.top = regm + n
 								if rg.top < oldtop {
 									nilRange := rg.array[rg.top:oldtop]
-									for i := range nilRange {
-										nilRange[i] = nil
-									}
+									clearRegs(nilRange)
 								}
 							}
 						}
@@ -1740,9 +1724,7 @@ func init() {
 						rg.top = regm + n
 						if rg.top < oldtop {
 							nilRange := rg.array[rg.top:oldtop]
-							for i := range nilRange {
-								nilRange[i] = nil
-							}
+							clearRegs(nilRange)
 						}
 					}
 				} else {
@@ -1778,9 +1760,7 @@ func init() {
 						rg.top = regv + n
 						if rg.top < oldtop {
 							nilRange := rg.array[rg.top:oldtop]
-							for i := range nilRange {
-								nilRange[i] = nil
-							}
+							clearRegs(nilRange)
 						}
 					}
 					if b > 1 && n > (b-1) {
@@ -1808,9 +1788,7 @@ func init() {
 							rg.top = regm + n
 							if rg.top < oldtop {
 								nilRange := rg.array[rg.top:oldtop]
-								for i := range nilRange {
-									nilRange[i] = nil
-								}
+								clearRegs(nilRange)
 							}
 						}
 					}
@@ -1899,9 +1877,7 @@ func init() {
 								// setting them to nil rather than LNil lets us invoke the golang memclr opto
 								if rg.top < oldtopi {
 									nilRange := rg.array[rg.top:oldtopi]
-									for i := range nilRange {
-										nilRange[i] = nil
-									}
+									clearRegs(nilRange)
 								}
 								//for i := rg.top; i < oldtop; i++ {
 								//	rg.array[i] = LNil
@@ -1987,9 +1963,7 @@ func init() {
 				// setting them to nil rather than LNil lets us invoke the golang memclr opto
 				if rg.top < oldtopi {
 					nilRange := rg.array[rg.top:oldtopi]
-					for i := range nilRange {
-						nilRange[i] = nil
-					}
+					clearRegs(nilRange)
 				}
 				//for i := rg.top; i < oldtop; i++ {
 				//	rg.array[i] = LNil
@@ -2226,9 +2200,7 @@ func init() {
 				rg.top = regv + n
 				if rg.top < oldtop {
 					nilRange := rg.array[rg.top:oldtop]
-					for i := range nilRange {
-						nilRange[i] = nil
-					}
+					clearRegs(nilRange)
 				}
 			}
 			return 0
