@@ -25,12 +25,12 @@
 // side by side at the cost of one on a multi-core machine. Within one
 // limiter requests are sequential: each is a full EVALSHA run in the engine
 // (through Engine.EvalSHA, which skips the RESP command line and miniredis's
-// dispatch but nothing of the run), about 4 µs for token_bucket on a
+// dispatch but nothing of the run), about 3.3 µs for token_bucket on a
 // 2-core EPYC, whose speed varies by a fifth from day to day and more when
 // its neighbours are busy. One virtual hour at 1,000 requests/s (3.6 M
-// runs) takes 15-18 s on a quiet day (BenchmarkHour, with -hour, ran it
-// whole in 16.7 and 17.5 s, and on a busy day in 21.4 and 21.7 s beside
-// 30.7 and 30.3 s for the engine of the day before). It took 56 s at
+// runs) takes 11.6-13 s with the CLI (`scriptgen sim -duration 1h -rate
+// 1000`), against 13-14 s the same afternoon for the engine of the day
+// before and 15-18 s on a quiet day the week before. It took 56 s at
 // first; the steps since, each measured with benchstat against the one
 // before: Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s);
 // the VM, copied into internal/third_party/gopher-lua, looking at its kill
@@ -40,26 +40,41 @@
 // -10%, within this machine's noise); and miniredis, copied into
 // internal/third_party/miniredis, handing a redis.call's reply to the
 // script as Lua values where it wrote RESP with fmt for the engine to parse
-// back (-17%); then the run itself (-19% a request before the last of
-// these steps, n = 8, p = 0.002): no channel per run and numbers boxed from the VM's blocks, the
-// reply handed to EvalSHA as Go values instead of RESP parsed back, short
-// cuts for the Go functions scripts call most (math.floor, ceil, abs, max,
-// min, tonumber: no call frame for a call with fixed arguments and one
-// result), and one KEYS and one ARGV table for every EVAL run (33 → 21
-// allocations a request, 1.73 → 1.27 KiB). Counted in instructions, which
-// this machine's noise does not touch (valgrind with GOGC=off,
-// BenchmarkRunParts/token_bucket): 53,868 → 43,604 a request (-19%).
-// Not the 10 s aimed for, which would leave 2.8 µs a request. What is left
-// is spread thin: the VM's dispatch loop (some 340 Lua instructions, 5,200
-// machine instructions), allocation (21 objects), calls of Lua functions
-// and redis.call (about 3,000), and the commands with their checks. Tried
-// and dropped, as no gain showed: the opcodes as one switch instead of a
-// table of functions; a table's small array part in its own allocation;
-// the frame's code kept at hand in the loop (2,400 more instructions a
-// request: the checks cost more than the loads they saved); a larger GOGC
-// (the collector runs on the other core: the best of 8 runs moved 0.4%).
-// Going below that means another interpreter, or a path that skips the
-// engine the scripts are tested on; the figure is kept honest instead.
+// back (-17%); then the run itself (-19% a request, n = 8, p = 0.002): no
+// channel per run and numbers boxed from the VM's blocks, the reply handed
+// to EvalSHA as Go values instead of RESP parsed back, short cuts for the
+// Go functions scripts call most (math.floor, ceil, abs, max, min,
+// tonumber: no call frame for a call with fixed arguments and one result),
+// and one KEYS and one ARGV table for every EVAL run; then what surrounds
+// a script's commands and the build (-17% a request, n = 6, p = 0.002):
+// redis.call resolves a command name once per spelling and runs
+// miniredis's handler without Dispatch's lookups, its arguments in a slice
+// kept from call to call; HSET looks its hash up once a call, not once a
+// field; a set clock that has not moved skips the tick each command made;
+// the guards in front of every command test names with switches, not
+// maps; EXPIRE's options and the TTL heap's entries no longer allocate;
+// GETGLOBAL and GETTABLEKS read their cache inline; the registers above a
+// new top are cleared one by one, not by a memclr with a bulk write
+// barrier; and the CLI is built with profile-guided optimization
+// (cmd/scriptgen/default.pgo, from this package's benchmarks: make pgo;
+// make bench uses it too). Counted in instructions, which this machine's
+// noise does not touch (valgrind with GOGC=off, BenchmarkRequest): 45,424
+// → 39,360 a request (-13%; 40,519 without the profile), 21 → 18
+// allocations. Not the 10 s aimed for, which would leave 2.8 µs a
+// request. Of what is left, three fifths is the Lua of the script in the
+// VM (172 Lua instructions: the dispatch loop alone is 5,200 machine
+// instructions, 30 an instruction; calls, boxed numbers), an eighth
+// allocation (18 objects), and the rest the commands, the run around them
+// and the simulator. Tried and dropped, as no gain showed: the opcodes as
+// one switch instead of a table of functions; a table's small array part
+// in its own allocation; the frame's code kept at hand in the loop (2,400
+// more instructions a request: the checks cost more than the loads they
+// saved); a larger GOGC (the collector runs on the other core: the best of
+// 8 runs moved 0.4%); a 32 or 64 MiB heap ballast during a run (fewer
+// collections, but within the noise on the CLI's hour, for 5 to 8 times
+// the memory). Going below that means another interpreter, or a path that
+// skips the engine the scripts are tested on; the figure is kept honest
+// instead.
 //
 // Many callers, each with a key that has a TTL, cost little more per
 // request than one: miniredis (as copied here) keeps TTLs as deadlines in a
