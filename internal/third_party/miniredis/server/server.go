@@ -237,7 +237,13 @@ func (s *Server) Dispatch(c *Peer, args []string) {
 		return
 	}
 
-	cmdMeta.handler(c, cmdUp, args)
+	run(c, cmdMeta.handler, cmdUp, args)
+}
+
+// run is the end of Dispatch and RunHandler: the handler, then the
+// protocol switch it may have asked for (HELLO).
+func run(c *Peer, h Cmd, cmdUp string, args []string) {
+	h(c, cmdUp, args)
 	if c.SwitchResp3 != nil {
 		c.Resp3 = *c.SwitchResp3
 		c.SwitchResp3 = nil
@@ -263,11 +269,7 @@ func (s *Server) RunHandler(c *Peer, h Cmd, cmdUp string, args []string) {
 	s.mu.Lock()
 	s.infoCmds++
 	s.mu.Unlock()
-	h(c, cmdUp, args)
-	if c.SwitchResp3 != nil {
-		c.Resp3 = *c.SwitchResp3
-		c.SwitchResp3 = nil
-	}
+	run(c, h, cmdUp, args)
 }
 
 // TotalCommands is total (known) commands since this the server started
