@@ -12,7 +12,6 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -106,8 +105,7 @@ type Options struct {
 	SkipOpenLibs bool
 	// Tells whether a Go stacktrace should be included in a Lua stacktrace when panics occur.
 	IncludeGoStackTrace bool
-	// If `MinimizeStackMemory` is set, the call stack will be automatically grown or shrank up to a limit of
-	// `CallStackSize` in order to minimize memory usage. This does incur a slight performance penalty.
+	// scriptgen: ignored; the call stack is always the fixed one (see callFrameStack).
 	MinimizeStackMemory bool
 }
 
@@ -143,20 +141,12 @@ type callFrame struct {
 	TailCall   int
 }
 
-type callFrameStack interface {
-	Push(v callFrame)
-	Pop() *callFrame
-	Last() *callFrame
-
-	SetSp(sp int)
-	Sp() int
-	At(sp int) *callFrame
-
-	IsFull() bool
-	IsEmpty() bool
-
-	FreeAll()
-}
+// callFrameStack is the fixed call stack. scriptgen: upstream made it an
+// interface, with a segmented stack that grows and shrinks as the other
+// implementation (MinimizeStackMemory). The interface kept the VM from
+// inlining Push, Last and Pop on every call and return, and nothing here
+// asks for the segmented stack, so the option is ignored.
+type callFrameStack = *fixedCallFrameStack
 
 type fixedCallFrameStack struct {
 	array []callFrame
@@ -210,153 +200,6 @@ func (cs *fixedCallFrameStack) Pop() *callFrame {
 
 func (cs *fixedCallFrameStack) FreeAll() {
 	// nothing to do for fixed callframestack
-}
-
-// FramesPerSegment should be a power of 2 constant for performance reasons. It will allow the go compiler to change
-// the divs and mods into bitshifts. Max is 256 due to current use of uint8 to count how many frames in a segment are
-// used.
-const FramesPerSegment = 8
-
-type callFrameStackSegment struct {
-	array [FramesPerSegment]callFrame
-}
-type segIdx uint16
-type autoGrowingCallFrameStack struct {
-	segments []*callFrameStackSegment
-	segIdx   segIdx
-	// segSp is the number of frames in the current segment which are used. Full 'sp' value is segIdx * FramesPerSegment + segSp.
-	// It points to the next stack slot to use, so 0 means to use the 0th element in the segment, and a value of
-	// FramesPerSegment indicates that the segment is full and cannot accommodate another frame.
-	segSp uint8
-}
-
-var segmentPool sync.Pool
-
-func newCallFrameStackSegment() *callFrameStackSegment {
-	seg := segmentPool.Get()
-	if seg == nil {
-		return &callFrameStackSegment{}
-	}
-	return seg.(*callFrameStackSegment)
-}
-
-func freeCallFrameStackSegment(seg *callFrameStackSegment) {
-	segmentPool.Put(seg)
-}
-
-// newCallFrameStack allocates a new stack for a lua state, which will auto grow up to a max size of at least maxSize.
-// it will actually grow up to the next segment size multiple after maxSize, where the segment size is dictated by
-// FramesPerSegment.
-func newAutoGrowingCallFrameStack(maxSize int) callFrameStack {
-	cs := &autoGrowingCallFrameStack{
-		segments: make([]*callFrameStackSegment, (maxSize+(FramesPerSegment-1))/FramesPerSegment),
-		segIdx:   0,
-	}
-	cs.segments[0] = newCallFrameStackSegment()
-	return cs
-}
-
-func (cs *autoGrowingCallFrameStack) IsEmpty() bool {
-	return cs.segIdx == 0 && cs.segSp == 0
-}
-
-// IsFull returns true if the stack cannot receive any more stack pushes without overflowing
-func (cs *autoGrowingCallFrameStack) IsFull() bool {
-	return int(cs.segIdx) == len(cs.segments) && cs.segSp >= FramesPerSegment
-}
-
-func (cs *autoGrowingCallFrameStack) Clear() {
-	for i := segIdx(1); i <= cs.segIdx; i++ {
-		freeCallFrameStackSegment(cs.segments[i])
-		cs.segments[i] = nil
-	}
-	cs.segIdx = 0
-	cs.segSp = 0
-}
-
-func (cs *autoGrowingCallFrameStack) FreeAll() {
-	for i := segIdx(0); i <= cs.segIdx; i++ {
-		freeCallFrameStackSegment(cs.segments[i])
-		cs.segments[i] = nil
-	}
-}
-
-// Push pushes the passed callFrame onto the stack. it panics if the stack is full, caller should call IsFull() before
-// invoking this to avoid this.
-func (cs *autoGrowingCallFrameStack) Push(v callFrame) {
-	curSeg := cs.segments[cs.segIdx]
-	if cs.segSp >= FramesPerSegment {
-		// segment full, push new segment if allowed
-		if cs.segIdx < segIdx(len(cs.segments)-1) {
-			curSeg = newCallFrameStackSegment()
-			cs.segIdx++
-			cs.segments[cs.segIdx] = curSeg
-			cs.segSp = 0
-		} else {
-			panic("lua callstack overflow")
-		}
-	}
-	curSeg.array[cs.segSp] = v
-	curSeg.array[cs.segSp].Idx = int(cs.segSp) + FramesPerSegment*int(cs.segIdx)
-	cs.segSp++
-}
-
-// Sp retrieves the current stack depth, which is the number of frames currently pushed on the stack.
-func (cs *autoGrowingCallFrameStack) Sp() int {
-	return int(cs.segSp) + int(cs.segIdx)*FramesPerSegment
-}
-
-// SetSp can be used to rapidly unwind the stack, freeing all stack frames on the way. It should not be used to
-// allocate new stack space, use Push() for that.
-func (cs *autoGrowingCallFrameStack) SetSp(sp int) {
-	desiredSegIdx := segIdx(sp / FramesPerSegment)
-	desiredFramesInLastSeg := uint8(sp % FramesPerSegment)
-	for {
-		if cs.segIdx <= desiredSegIdx {
-			break
-		}
-		freeCallFrameStackSegment(cs.segments[cs.segIdx])
-		cs.segments[cs.segIdx] = nil
-		cs.segIdx--
-	}
-	cs.segSp = desiredFramesInLastSeg
-}
-
-func (cs *autoGrowingCallFrameStack) Last() *callFrame {
-	curSeg := cs.segments[cs.segIdx]
-	segSp := cs.segSp
-	if segSp == 0 {
-		if cs.segIdx == 0 {
-			return nil
-		}
-		curSeg = cs.segments[cs.segIdx-1]
-		segSp = FramesPerSegment
-	}
-	return &curSeg.array[segSp-1]
-}
-
-func (cs *autoGrowingCallFrameStack) At(sp int) *callFrame {
-	segIdx := segIdx(sp / FramesPerSegment)
-	frameIdx := uint8(sp % FramesPerSegment)
-	return &cs.segments[segIdx].array[frameIdx]
-}
-
-// Pop pops off the most recent stack frame and returns it
-func (cs *autoGrowingCallFrameStack) Pop() *callFrame {
-	curSeg := cs.segments[cs.segIdx]
-	if cs.segSp == 0 {
-		if cs.segIdx == 0 {
-			// stack empty
-			return nil
-		}
-		freeCallFrameStackSegment(curSeg)
-		cs.segments[cs.segIdx] = nil
-		cs.segIdx--
-		cs.segSp = FramesPerSegment
-		curSeg = cs.segments[cs.segIdx]
-	}
-	cs.segSp--
-	return &curSeg.array[cs.segSp]
 }
 
 /* }}} */
@@ -683,11 +526,7 @@ func newLState(options Options) *LState {
 		mainLoop:     mainLoop,
 		ctx:          nil,
 	}
-	if options.MinimizeStackMemory {
-		ls.stack = newAutoGrowingCallFrameStack(options.CallStackSize)
-	} else {
-		ls.stack = newFixedCallFrameStack(options.CallStackSize)
-	}
+	ls.stack = newFixedCallFrameStack(options.CallStackSize)
 	ls.reg = newRegistry(ls, options.RegistrySize, options.RegistryGrowStep, options.RegistryMaxSize, al)
 	ls.Env = ls.G.Global
 	return ls

@@ -2407,6 +2407,19 @@ func lessThan(L *LState, lhs, rhs LValue) bool {
 }
 
 func equals(L *LState, lhs, rhs LValue, raw bool) bool {
+	// scriptgen: numbers, strings and nil first, by their dynamic types,
+	// without the two Type calls through the interface.
+	switch v1 := lhs.(type) {
+	case LNumber:
+		v2, ok := rhs.(LNumber)
+		return ok && v1 == v2
+	case LString:
+		v2, ok := rhs.(LString)
+		return ok && v1 == v2
+	case *LNilType:
+		_, ok := rhs.(*LNilType)
+		return ok
+	}
 	lt := lhs.Type()
 	if lt != rhs.Type() {
 		return false
