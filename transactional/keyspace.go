@@ -73,10 +73,9 @@ func (s *store) lastTick() time.Time {
 
 // db returns database i, creating it as miniredis's db(i) would.
 func (s *store) db(i int) reflect.Value {
-	dbs := unexported(s.m, "dbs")
-	key := reflect.ValueOf(i)
-	if p := dbs.MapIndex(key); p.IsValid() {
-		return p.Elem()
+	dbs := unexported(s.m, "dbs") // a slice by id, nil for a database not made yet
+	if i < dbs.Len() && !dbs.Index(i).IsNil() {
+		return dbs.Index(i).Elem()
 	}
 	p := reflect.New(dbs.Type().Elem().Elem())
 	db := p.Elem()
@@ -87,7 +86,10 @@ func (s *store) db(i int) reflect.Value {
 	}
 	unexported(db, "id").SetInt(int64(i))
 	unexported(db, "master").Set(s.m.Addr())
-	dbs.SetMapIndex(key, p)
+	if n := i + 1 - dbs.Len(); n > 0 {
+		dbs.Set(reflect.AppendSlice(dbs, reflect.MakeSlice(dbs.Type(), n, n)))
+	}
+	dbs.Index(i).Set(p)
 	return db
 }
 

@@ -295,6 +295,8 @@ var cases = []tcase{
 	{name: "eval/script-kill-idle", cmds: [][]string{{"SCRIPT", "KILL"}}},
 	{name: "eval/select-in-script", cmds: [][]string{ev("redis.call('SELECT', 1); redis.call('SET', 'db1key', 'v'); return redis.call('GET', 'db1key')", 0), {"GET", "db1key"}}},
 	{name: "eval/select-does-not-leak", setup: [][]string{{"SET", "k", "db0"}}, cmds: [][]string{ev("redis.call('SELECT', 1); return 1", 0), {"GET", "k"}}},
+	{name: "select/out-of-range", cmds: [][]string{{"SELECT", "16"}, {"SELECT", "-1"}, {"SWAPDB", "0", "16"}, {"SELECT", "15"}, {"SET", "k", "in15"}, {"SWAPDB", "15", "0"}, {"SELECT", "0"}, {"GET", "k"}, {"MOVE", "k", "16"}, {"MOVE", "k", "x"}, {"MOVE", "k", "-1"}, {"MULTI"}, {"MOVE", "k", "16"}, {"MOVE", "k", "3"}, {"EXEC"}, {"SELECT", "3"}, {"GET", "k"}}},
+	{name: "eval/select-out-of-range", cmds: [][]string{ev("return redis.pcall('SELECT', 16)", 0), ev("redis.call('SELECT', 15); redis.call('SET', 'k', 'v'); return redis.call('DBSIZE')", 0)}},
 	{name: "eval/caller-db", setup: [][]string{{"SELECT", "1"}, {"SET", "k", "in1"}}, cmds: [][]string{ev("return redis.call('GET', 'k')", 0)}},
 	{name: "eval/multi-exec", cmds: [][]string{{"MULTI"}, ev("return redis.call('INCR', 'c')", 0), {"INCR", "c"}, ev("return redis.call('INCR', 'c')", 0), {"EXEC"}}},
 	{name: "eval/multi-arity-aborts", cmds: [][]string{{"MULTI"}, {"EVAL", "return 1"}, {"SET", "a", "1"}, {"EXEC"}}},

@@ -391,9 +391,20 @@ func (m *Miniredis) cmdMove(c *server.Peer, cmd string, args []string) {
 	}
 
 	opts.key = args[0]
-	opts.targetDB, _ = strconv.Atoi(args[1])
+	targetDB, err := strconv.Atoi(args[1])
+	opts.targetDB = targetDB
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
+		// scriptgen: Redis's checks, at execution as in Redis: upstream
+		// took an unreadable index for 0 and any index past 15.
+		if err != nil {
+			c.WriteError(msgInvalidInt)
+			return
+		}
+		if opts.targetDB < 0 || opts.targetDB >= numDatabases {
+			c.WriteError(msgDBIndexOutOfRange)
+			return
+		}
 		if ctx.selectedDB == opts.targetDB {
 			c.WriteError("ERR source and destination objects are the same")
 			return

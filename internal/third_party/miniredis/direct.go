@@ -59,7 +59,9 @@ func (m *Miniredis) FlushAll() {
 
 func (m *Miniredis) flushAll() {
 	for _, db := range m.dbs {
-		db.flush()
+		if db != nil {
+			db.flush()
+		}
 	}
 }
 

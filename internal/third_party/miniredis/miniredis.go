@@ -63,7 +63,7 @@ type Miniredis struct {
 	ip          string
 	port        int
 	passwords   map[string]string // username password
-	dbs         map[int]*RedisDB
+	dbs         []*RedisDB // by id; nil for a database not used yet (scriptgen: a map upstream, looked up on every command and walked on every clock move)
 	selectedDB  int // DB id used in the direct Get(), Set() &c.
 	signal      *sync.Cond
 	now         time.Time     // time.Now() if not set.
@@ -102,7 +102,6 @@ type connCtx struct {
 // NewMiniRedis makes a new, non-started, Miniredis object.
 func NewMiniRedis() *Miniredis {
 	m := Miniredis{
-		dbs:         map[int]*RedisDB{},
 		subscribers: map[*Subscriber]struct{}{},
 	}
 	m.Ctx, m.CtxCancel = context.WithCancel(context.Background())
@@ -315,13 +314,21 @@ func (m *Miniredis) DB(i int) *RedisDB {
 	return m.db(i)
 }
 
+// numDatabases is Redis's default "databases" setting: SELECT and SWAPDB
+// refuse an index past it, as Redis does (scriptgen: upstream took any
+// index, which the slice of databases would grow to).
+const numDatabases = 16
+
 // get DB. No locks!
 func (m *Miniredis) db(i int) *RedisDB {
 	m.tickLocked()
-	if db, ok := m.dbs[i]; ok {
-		return db
+	if i >= 0 && i < len(m.dbs) && m.dbs[i] != nil {
+		return m.dbs[i]
 	}
 	db := newRedisDB(i, m) // main miniredis has our mutex.
+	if i >= len(m.dbs) {
+		m.dbs = append(m.dbs, make([]*RedisDB, i+1-len(m.dbs))...)
+	}
 	m.dbs[i] = &db
 	return &db
 }

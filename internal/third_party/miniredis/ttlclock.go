@@ -111,7 +111,9 @@ func (db *RedisDB) setTTL(key string, left time.Duration) {
 func (m *Miniredis) advanceTTLs(elapsed time.Duration) {
 	m.ttlNow += elapsed
 	for _, db := range m.dbs {
-		db.expireDue(elapsed)
+		if db != nil {
+			db.expireDue(elapsed)
+		}
 	}
 }
 
@@ -134,6 +136,9 @@ func (db *RedisDB) expireDue(elapsed time.Duration) {
 			continue
 		}
 		db.del(e.key, true)
+	}
+	if len(db.hashTTLs) == 0 {
+		return // scriptgen: no range over an empty map on every clock move
 	}
 	for key := range db.hashTTLs {
 		db.checkHashFieldTTL(key, elapsed)
