@@ -63,8 +63,8 @@ type Miniredis struct {
 	ip          string
 	port        int
 	passwords   map[string]string // username password
-	dbs         []*RedisDB // by id; nil for a database not used yet (scriptgen: a map upstream, looked up on every command and walked on every clock move)
-	selectedDB  int // DB id used in the direct Get(), Set() &c.
+	dbs         []*RedisDB        // by id; nil for a database not used yet (scriptgen: a map upstream, looked up on every command and walked on every clock move)
+	selectedDB  int               // DB id used in the direct Get(), Set() &c.
 	signal      *sync.Cond
 	now         time.Time     // time.Now() if not set.
 	clockTTL    bool          // decrease TTLs as the clock advances
