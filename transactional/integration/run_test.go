@@ -124,6 +124,9 @@ type target struct {
 	open func(t *testing.T, resp3 bool) func(args ...string) []byte
 	// reset empties the keyspace, the script cache and the functions.
 	reset func(t *testing.T)
+	// oneNull: the target's replies have one null, as Do's Go values do
+	// (nil), so RESP2's null array (an aborted EXEC) reads as a null bulk.
+	oneNull bool
 }
 
 func tcpTarget(t *testing.T, name, addr string) target {
@@ -151,7 +154,8 @@ func tcpTarget(t *testing.T, name, addr string) target {
 // to RESP, so that Do's values are checked against the wire too.
 func doTarget(e *transactional.Engine) target {
 	return target{
-		name: "engine-do",
+		name:    "engine-do",
+		oneNull: true,
 		open: func(t *testing.T, resp3 bool) func(args ...string) []byte {
 			e.Do("SELECT", "0")
 			if resp3 {
@@ -348,6 +352,9 @@ func TestDifferential(t *testing.T) {
 					w, g := want[i], got[i]
 					if c.prefix > 0 && bytes.HasPrefix(w, []byte("-")) {
 						w, g = w[:min(len(w), c.prefix)], g[:min(len(g), c.prefix)]
+					}
+					if tg.oneNull && string(w) == "*-1\r\n" {
+						w = []byte("$-1\r\n")
 					}
 					if !bytes.Equal(w, g) {
 						t.Errorf("%s: reply to %q\n redis: %s\n %s: %s", tg.name, abbreviate(c.cmds[i]), clip(want[i]), tg.name, clip(got[i]))

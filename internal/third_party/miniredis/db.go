@@ -31,7 +31,9 @@ func (db *RedisDB) t(k string) string {
 // incr increases the version and the lru timestamp
 func (db *RedisDB) incr(k string) {
 	db.lru[k] = db.master.effectiveNow()
-	db.keyVersion[k]++
+	if db.master.watched {
+		db.keyVersion[k]++
+	}
 }
 
 // allKeys returns all keys. Sorted.
@@ -143,7 +145,9 @@ func (db *RedisDB) del(k string, delTTL bool) {
 	t := db.t(k)
 	delete(db.keys, k)
 	delete(db.lru, k)
-	db.keyVersion[k]++
+	if db.master.watched {
+		db.keyVersion[k]++
+	}
 	if delTTL {
 		delete(db.ttl, k)
 	}

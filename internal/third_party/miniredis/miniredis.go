@@ -65,6 +65,12 @@ type Miniredis struct {
 	passwords   map[string]string // username password
 	dbs         []*RedisDB        // by id; nil for a database not used yet (scriptgen: a map upstream, looked up on every command and walked on every clock move)
 	selectedDB  int               // DB id used in the direct Get(), Set() &c.
+	// watched is set by the first WATCH: only from then on do writes move
+	// the key versions EXEC compares (scriptgen: a map write on every
+	// write command otherwise, for a WATCH that may never come). A version
+	// read by WATCH before it was ever moved is 0, so a write after the
+	// WATCH is still seen.
+	watched     bool
 	signal      *sync.Cond
 	now         time.Time     // time.Now() if not set.
 	clockTTL    bool          // decrease TTLs as the clock advances
@@ -679,6 +685,7 @@ func watch(db *RedisDB, ctx *connCtx, key string) {
 	if ctx.watch == nil {
 		ctx.watch = map[dbKey]uint{}
 	}
+	db.master.watched = true
 	ctx.watch[dbKey{db: db.id, key: key}] = db.keyVersion[key] // Can be 0.
 }
 
