@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
@@ -50,8 +51,12 @@ type Engine struct {
 	// scriptCmds are the command names scripts have called, resolved
 	// (scriptCmdFor); under miniredis's lock.
 	scriptCmds map[string]*scriptCmd
-	innerW     *bufio.Writer
-	runs       runs // makes the script runs; only used under miniredis's lock
+	// cmdHits are the last names scriptCmdFor answered, by where their
+	// bytes are: a script's command name is a constant of its compiled
+	// chunk, the same string on every run, found here without hashing.
+	cmdHits [8]cmdHit
+	innerW  *bufio.Writer
+	runs    runs // makes the script runs; only used under miniredis's lock
 	// goReply, while set (by EvalSHA), takes a script's reply as Go values
 	// instead of RESP; evalReply is the one EvalSHA uses. Only used under
 	// miniredis's lock.
@@ -401,12 +406,27 @@ type scriptCmd struct {
 	handler server.Cmd        // miniredis's; nil when it has none
 }
 
+// cmdHit is an entry of Engine.cmdHits.
+type cmdHit struct {
+	name string
+	sc   *scriptCmd
+}
+
 // maxScriptCmds bounds Engine.scriptCmds: a script may make up names.
 const maxScriptCmds = 1024
 
 // scriptCmdFor is name's scriptCmd. The caller holds miniredis's lock.
 func (e *Engine) scriptCmdFor(name string) *scriptCmd {
+	// The entry holds its name, so its bytes cannot be freed and reused
+	// for another string while it is there: the same address and length
+	// are the same name.
+	p := unsafe.StringData(name)
+	hit := &e.cmdHits[uintptr(unsafe.Pointer(p))>>3%uintptr(len(e.cmdHits))]
+	if unsafe.StringData(hit.name) == p && len(hit.name) == len(name) && hit.sc != nil {
+		return hit.sc
+	}
 	if sc, ok := e.scriptCmds[name]; ok {
+		*hit = cmdHit{name, sc}
 		return sc
 	}
 	up := strings.ToUpper(name)
@@ -417,6 +437,7 @@ func (e *Engine) scriptCmdFor(name string) *scriptCmd {
 	if len(e.scriptCmds) < maxScriptCmds {
 		e.scriptCmds[name] = sc
 	}
+	*hit = cmdHit{name, sc}
 	return sc
 }
 

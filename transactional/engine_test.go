@@ -84,6 +84,34 @@ func TestScriptCmdNoHandler(t *testing.T) {
 	}
 }
 
+// TestScriptCmdHits is redis.call with names that come and go in
+// scriptCmdFor's cache of recent names (cmdHits): constants, the same
+// names built anew on each call, and more names than the cache has
+// entries, each answered as its own command.
+func TestScriptCmdHits(t *testing.T) {
+	e := newEngine(t)
+	mustDo(t, e, "SET", "k", "hello")
+	script := `
+local names = {'GET', 'EXISTS', 'STRLEN', 'TYPE', 'TTL', 'GETRANGE', 'SUBSTR', 'PTTL', 'EXISTS', 'GETEX'}
+local want = {'hello', 1, 5, 'string', -1, 'hel', 'hel', -1, 1, 'hello'}
+for i = 1, 200 do
+  local j = i % #names + 1
+  local name = names[j]
+  if i % 3 == 0 then name = string.sub(name .. 'x', 1, #name) end -- a new string
+  local args = {'k'}
+  if name == 'GETRANGE' or name == 'SUBSTR' then args = {'k', 0, 2} end
+  local got = redis.call(name, unpack(args))
+  if type(got) == 'table' then got = got.ok end
+  if got ~= want[j] then
+    return name .. ' (call ' .. i .. '): ' .. tostring(got)
+  end
+end
+return 'ok'`
+	if got := mustDo(t, e, "EVAL", script, "0"); got != "ok" {
+		t.Fatal(got)
+	}
+}
+
 func TestDoReplyTypes(t *testing.T) {
 	e := newEngine(t)
 	tests := []struct {

@@ -546,7 +546,7 @@ func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 // found a string there (or none), and reports whether it did; miniredis
 // clamps them first and may answer with a character or its bits.
 func (e *Engine) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
-	if !(cmd == "GETRANGE" && len(args) == 3 || cmd == "BITCOUNT" && (len(args) == 3 || len(args) == 4)) {
+	if !((cmd == "GETRANGE" || cmd == "SUBSTR") && len(args) == 3 || cmd == "BITCOUNT" && (len(args) == 3 || len(args) == 4)) {
 		return false
 	}
 	start, err1 := strconv.ParseInt(args[1], 10, 64)

@@ -26,6 +26,7 @@ func commandsString(m *Miniredis) {
 	m.srv.Register("GETEX", m.cmdGetex)
 	m.srv.Register("GET", m.cmdGet, server.ReadOnlyOption())
 	m.srv.Register("GETRANGE", m.cmdGetrange, server.ReadOnlyOption())
+	m.srv.Register("SUBSTR", m.cmdGetrange, server.ReadOnlyOption()) // scriptgen: GETRANGE's old name, which Redis 7 still serves
 	m.srv.Register("GETSET", m.cmdGetset)
 	m.srv.Register("INCRBYFLOAT", m.cmdIncrbyfloat)
 	m.srv.Register("INCRBY", m.cmdIncrby)
