@@ -178,6 +178,7 @@ func simulate(ctx context.Context, e target, w *Workload, p *plan) (*Result, err
 	}
 	sha, _ := shaV.(string)
 	base := e.Now()
+	baseSec, baseNsec := base.Unix(), int64(base.Nanosecond())
 
 	n := w.Intervals()
 	res := &Result{Label: p.label, Script: p.name, Admitted: make([][]int64, n), Denied: make([][]int64, n)}
@@ -210,7 +211,7 @@ func simulate(ctx context.Context, e target, w *Workload, p *plan) (*Result, err
 			last = at
 		}
 		c := callers[ci]
-		c.fill(base, at, seq)
+		c.fill(baseSec, baseNsec, at, seq)
 		var reply any
 		if direct != nil {
 			reply, err = direct.EvalSHA(sha, c.keys(), c.argv())
@@ -273,9 +274,16 @@ func (r *callerRun) keys() []string { return r.cmd[3 : 3+r.nkeys] }
 func (r *callerRun) argv() []string { return r.cmd[3+r.nkeys:] }
 
 // fill writes the request's clock and placeholders into the command.
-func (r *callerRun) fill(base time.Time, at time.Duration, seq int64) {
+// The clock is base.Add(at+skew).UnixMilli() (base given as its Unix
+// seconds and nanoseconds), in integers.
+func (r *callerRun) fill(baseSec, baseNsec int64, at time.Duration, seq int64) {
 	if r.nowAt >= 0 {
-		r.cmd[r.nowAt] = strconv.FormatInt(base.Add(at+r.skew).UnixMilli(), 10)
+		ns := baseNsec + int64(at+r.skew)
+		ms := ns / 1e6
+		if ns%1e6 < 0 {
+			ms-- // floored, as UnixMilli is
+		}
+		r.cmd[r.nowAt] = strconv.FormatInt(baseSec*1000+ms, 10)
 	}
 	for i, at := range r.perReq {
 		r.cmd[at] = expand(r.tmpls[i], r.name, seq)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -248,5 +249,27 @@ func TestPoissonArrivals(t *testing.T) {
 	// 10,000 expected; a Poisson count's standard deviation is 100.
 	if n := len(a); n < 9500 || n > 10500 {
 		t.Errorf("%d requests in 100s at 100/s", n)
+	}
+}
+
+// TestFillClock holds callerRun.fill's integer clock to what it replaces,
+// base.Add(at+skew).UnixMilli(), around whole milliseconds and seconds,
+// before 1970 and with skews that take the clock back past the base.
+func TestFillClock(t *testing.T) {
+	bases := []time.Time{
+		time.Unix(1_700_000_000, 0), time.Unix(1_700_000_000, 999_999_999), time.Unix(1_700_000_000, 500_000),
+		time.Unix(-5, 300_000_001), time.Unix(0, 0), time.Date(2500, 1, 1, 0, 0, 0, 1, time.UTC),
+	}
+	offsets := []time.Duration{0, 1, 999_999, 1_000_000, -1, -999_999, -1_000_001, 1500 * time.Millisecond, -3 * time.Second, time.Hour + 7}
+	for _, base := range bases {
+		for _, at := range offsets {
+			for _, skew := range offsets {
+				r := &callerRun{skew: skew, nowAt: 0, cmd: []string{""}}
+				r.fill(base.Unix(), int64(base.Nanosecond()), at, 1)
+				if want := strconv.FormatInt(base.Add(at+skew).UnixMilli(), 10); r.cmd[0] != want {
+					t.Errorf("base %v, at %v, skew %v: %s, want %s", base, at, skew, r.cmd[0], want)
+				}
+			}
+		}
 	}
 }
