@@ -25,12 +25,13 @@
 // side by side at the cost of one on a multi-core machine. Within one
 // limiter requests are sequential: each is a full EVALSHA run in the engine
 // (through Engine.EvalSHA, which skips the RESP command line and miniredis's
-// dispatch but nothing of the run), about 3.3 µs for token_bucket on a
+// dispatch but nothing of the run), about 3.2 µs for token_bucket on a
 // 2-core EPYC, whose speed varies by a fifth from day to day and more when
 // its neighbours are busy. One virtual hour at 1,000 requests/s (3.6 M
-// runs) takes 11.6-13 s with the CLI (`scriptgen sim -duration 1h -rate
-// 1000`), against 13-14 s the same afternoon for the engine of the day
-// before and 15-18 s on a quiet day the week before. It took 56 s at
+// runs) takes 10.4-12.1 s with the CLI (`scriptgen sim -duration 1h -rate
+// 1000`), against 10.9-12.3 s in the same run for the engine of the day
+// before, 13-14 s the afternoon before for the one of two days before, and
+// 15-18 s on a quiet day the week before. It took 56 s at
 // first; the steps since, each measured with benchstat against the one
 // before: Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s);
 // the VM, copied into internal/third_party/gopher-lua, looking at its kill
@@ -60,8 +61,14 @@
 // make bench uses it too). Counted in instructions, which this machine's
 // noise does not touch (valgrind with GOGC=off, BenchmarkRequest): 45,424
 // → 39,360 a request (-13%; 40,519 without the profile), 21 → 18
-// allocations. Not the 10 s aimed for, which would leave 2.8 µs a
-// request. Of what is left, three fifths is the Lua of the script in the
+// allocations. Then (37,493 with the profile, -4.7%; 38,613 without):
+// numbers boxed from a fixed block by index, the call stack a concrete
+// type the VM inlines, equals by dynamic type; miniredis's databases in a
+// slice instead of a map looked up on every command and walked on every
+// clock move, and key versions moved only once a WATCH has been made; a
+// script's command name found by where its bytes are before hashing it;
+// the caller's clock in integers. Not the 10 s aimed for, which would
+// leave 2.8 µs a request. Of what is left, three fifths is the Lua of the script in the
 // VM (172 Lua instructions: the dispatch loop alone is 5,200 machine
 // instructions, 30 an instruction; calls, boxed numbers), an eighth
 // allocation (18 objects), and the rest the commands, the run around them
