@@ -31,9 +31,9 @@
 // runs) takes 10.4-12.1 s with the CLI (`scriptgen sim -duration 1h -rate
 // 1000`), against 10.9-12.3 s in the same run for the engine of the day
 // before, 13-14 s the afternoon before for the one of two days before, and
-// 15-18 s on a quiet day the week before. It took 56 s at
-// first; the steps since, each measured with benchstat against the one
-// before: Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s);
+// 15-18 s on a quiet day the week before. It took 56 s at first; the
+// steps since, each measured with benchstat against the one before:
+// Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s);
 // the VM, copied into internal/third_party/gopher-lua, looking at its kill
 // context every 256 instructions (-17.5%); clock moves that walk only the
 // keys with a TTL instead of sorting every key (-10%); string keys in fixed
@@ -68,11 +68,11 @@
 // clock move, and key versions moved only once a WATCH has been made; a
 // script's command name found by where its bytes are before hashing it;
 // the caller's clock in integers. Not the 10 s aimed for, which would
-// leave 2.8 µs a request. Of what is left, three fifths is the Lua of the script in the
-// VM (172 Lua instructions: the dispatch loop alone is 5,200 machine
-// instructions, 30 an instruction; calls, boxed numbers), an eighth
-// allocation (18 objects), and the rest the commands, the run around them
-// and the simulator. Tried and dropped, as no gain showed: the opcodes as
+// leave 2.8 µs a request. Of what is left, three fifths is the Lua of the
+// script in the VM (172 Lua instructions: the dispatch loop alone is
+// 5,200 machine instructions, 30 an instruction; calls, boxed numbers), an
+// eighth allocation (18 objects), and the rest the commands, the run
+// around them and the simulator. Tried and dropped, as no gain showed: the opcodes as
 // one switch instead of a table of functions; a table's small array part
 // in its own allocation; the frame's code kept at hand in the loop (2,400
 // more instructions a request: the checks cost more than the loads they

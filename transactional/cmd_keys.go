@@ -39,12 +39,6 @@ const (
 	msgSameObject   = "ERR source and destination objects are the same"
 )
 
-// numDatabases is Redis's default "databases" setting, which miniredis
-// shares.
-const (
-	numDatabases = 16
-)
-
 // keyCommand serves DUMP and RESTORE on c's selected database. The caller
 // holds miniredis's lock.
 func (e *Engine) keyCommand(c *server.Peer, cmd string, args []string) {
@@ -180,7 +174,7 @@ func (e *Engine) cmdCopy(w *respWriter, src reflect.Value, args []string) {
 				w.errorReply(msgInvalidInt)
 				return
 			}
-			if n < 0 || n >= numDatabases {
+			if n < 0 || n >= miniredis.Databases {
 				w.errorReply(msgDBRange)
 				return
 			}

@@ -71,26 +71,10 @@ func (s *store) lastTick() time.Time {
 	return unexported(s.m, "lastTick").Interface().(time.Time)
 }
 
-// db returns database i, creating it as miniredis's db(i) would.
+// db returns database i, creating it as miniredis's db(i) would (without
+// moving the TTL clock).
 func (s *store) db(i int) reflect.Value {
-	dbs := unexported(s.m, "dbs") // a slice by id, nil for a database not made yet
-	if i < dbs.Len() && !dbs.Index(i).IsNil() {
-		return dbs.Index(i).Elem()
-	}
-	p := reflect.New(dbs.Type().Elem().Elem())
-	db := p.Elem()
-	for j := 0; j < db.NumField(); j++ {
-		if f := unexportedAt(db, j); f.Kind() == reflect.Map {
-			f.Set(reflect.MakeMap(f.Type()))
-		}
-	}
-	unexported(db, "id").SetInt(int64(i))
-	unexported(db, "master").Set(s.m.Addr())
-	if n := i + 1 - dbs.Len(); n > 0 {
-		dbs.Set(reflect.AppendSlice(dbs, reflect.MakeSlice(dbs.Type(), n, n)))
-	}
-	dbs.Index(i).Set(p)
-	return db
+	return reflect.ValueOf(s.m.Addr().Interface().(*miniredis.Miniredis).DBLocked(i)).Elem()
 }
 
 // typeOf is the key's type in miniredis's words, "" when it does not exist

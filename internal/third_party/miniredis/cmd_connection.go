@@ -226,7 +226,7 @@ func (m *Miniredis) cmdSelect(c *server.Peer, cmd string, args []string) {
 	}
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		if opts.id < 0 || opts.id >= numDatabases {
+		if !validDB(opts.id) {
 			c.WriteError(msgDBIndexOutOfRange)
 			setDirty(c)
 			return
@@ -261,7 +261,7 @@ func (m *Miniredis) cmdSwapdb(c *server.Peer, cmd string, args []string) {
 	}
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		if opts.id1 < 0 || opts.id2 < 0 || opts.id1 >= numDatabases || opts.id2 >= numDatabases {
+		if !validDB(opts.id1) || !validDB(opts.id2) {
 			c.WriteError(msgDBIndexOutOfRange)
 			setDirty(c)
 			return

@@ -391,8 +391,8 @@ func (m *Miniredis) cmdMove(c *server.Peer, cmd string, args []string) {
 	}
 
 	opts.key = args[0]
-	targetDB, err := strconv.Atoi(args[1])
-	opts.targetDB = targetDB
+	var err error
+	opts.targetDB, err = strconv.Atoi(args[1])
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		// scriptgen: Redis's checks, at execution as in Redis: upstream
@@ -401,7 +401,7 @@ func (m *Miniredis) cmdMove(c *server.Peer, cmd string, args []string) {
 			c.WriteError(msgInvalidInt)
 			return
 		}
-		if opts.targetDB < 0 || opts.targetDB >= numDatabases {
+		if !validDB(opts.targetDB) {
 			c.WriteError(msgDBIndexOutOfRange)
 			return
 		}

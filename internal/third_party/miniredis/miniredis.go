@@ -320,14 +320,23 @@ func (m *Miniredis) DB(i int) *RedisDB {
 	return m.db(i)
 }
 
-// numDatabases is Redis's default "databases" setting: SELECT and SWAPDB
-// refuse an index past it, as Redis does (scriptgen: upstream took any
+// Databases is Redis's default "databases" setting: SELECT, SWAPDB and
+// MOVE refuse an index past it, as Redis does (scriptgen: upstream took any
 // index, which the slice of databases would grow to).
-const numDatabases = 16
+const Databases = 16
+
+// validDB reports whether i is a database index Redis accepts.
+func validDB(i int) bool { return i >= 0 && i < Databases }
 
 // get DB. No locks!
 func (m *Miniredis) db(i int) *RedisDB {
 	m.tickLocked()
+	return m.DBLocked(i)
+}
+
+// DBLocked is database i, made if it was not yet, for a caller that holds
+// m's lock: unlike DB it neither locks nor moves the TTL clock.
+func (m *Miniredis) DBLocked(i int) *RedisDB {
 	if i >= 0 && i < len(m.dbs) && m.dbs[i] != nil {
 		return m.dbs[i]
 	}
