@@ -262,8 +262,7 @@ func (e *Engine) EvalSHA(sha string, keys, argv []string) (any, error) {
 	if e.opts.realTime {
 		e.followWallClock()
 	}
-	if e.running.Load() != nil || miniredis.PeerInMulti(c) || miniredis.PeerSubscribed(c) ||
-		e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
+	if e.running.Load() != nil || !e.answerable(c) {
 		args := make([]string, 0, 3+len(keys)+len(argv))
 		args = append(append(append(args, "EVALSHA", sha, strconv.Itoa(len(keys))), keys...), argv...)
 		return e.doLocked(false, args)

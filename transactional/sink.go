@@ -6,8 +6,8 @@ import (
 
 // luaSink turns the reply of a script's redis.call into its Lua value as
 // miniredis writes it, with no RESP in between: the conversions are
-// replyToLua's, event by event, through the same helpers. The first complete reply is the one kept,
-// as parseReply reads only the first.
+// replyToLua's, event by event, through the same helpers. The first
+// complete reply is the one kept, as parseReply reads only the first.
 type luaSink struct {
 	L     *lua.LState
 	resp3 bool
@@ -104,7 +104,7 @@ func (s *luaSink) Error(msg string) {
 }
 
 func (s *luaSink) Status(v string)  { s.put(wrapTable(s.L, "ok", lua.LString(v))) }
-func (s *luaSink) Int(n int)        { s.put(luaNumber(float64(n))) }
+func (s *luaSink) Int(n int)        { s.put(s.L.Number(lua.LNumber(n))) }
 func (s *luaSink) Bulk(v string)    { s.put(lua.LString(v)) }
 func (s *luaSink) Null()            { s.put(nullToLua(s.resp3)) }
 func (s *luaSink) Double(f float64) { s.put(wrapTable(s.L, "double", lua.LNumber(f))) }

@@ -376,7 +376,7 @@ func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool 
 		return false
 	}
 	if c != e.inner {
-		if miniredis.PeerInMulti(c) || miniredis.PeerSubscribed(c) || e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
+		if !e.answerable(c) {
 			return false
 		}
 		if msg == "" || keyFirst {

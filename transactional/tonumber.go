@@ -1,8 +1,6 @@
 package transactional
 
 import (
-	"math"
-
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
@@ -37,25 +35,6 @@ func luaToNumber(L *lua.LState) int {
 	}
 	L.Push(lua.LNil)
 	return 1
-}
-
-// smallNumbers are the Lua values of the integers 0 to 1023. Making an
-// LNumber a Lua value allocates, and scripts keep getting the same small
-// numbers: counts, flags, replies of HSET and EXPIRE, their own arguments.
-var smallNumbers = func() (t [1024]lua.LValue) {
-	for i := range t {
-		t[i] = lua.LNumber(i)
-	}
-	return t
-}()
-
-// luaNumber is lua.LNumber(f) as a Lua value, without an allocation for a
-// small non-negative integer.
-func luaNumber(f float64) lua.LValue {
-	if f >= 0 && f < float64(len(smallNumbers)) && f == math.Trunc(f) && !math.Signbit(f) {
-		return smallNumbers[int(f)]
-	}
-	return lua.LNumber(f)
 }
 
 // toNumber10 is tonumber(v) in base 10: a number as it is, a string as

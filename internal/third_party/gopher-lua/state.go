@@ -271,7 +271,6 @@ func (rg *registry) SetTop(topi int) { // +inline-start
 		rg.array[i] = LNil
 	}
 	// values beyond top don't need to be valid LValues, so setting them to nil is fine
-	// setting them to nil rather than LNil lets us invoke the golang memclr opto
 	if rg.top < oldtopi {
 		nilRange := rg.array[rg.top:oldtopi]
 		clearRegs(nilRange)
@@ -342,7 +341,6 @@ func (rg *registry) CopyRange(regv, start, limit, n int) { // +inline-start
 	}
 
 	// values beyond top don't need to be valid LValues, so setting them to nil is fine
-	// setting them to nil rather than LNil lets us invoke the golang memclr opto
 	oldtop := rg.top
 	rg.top = regv + n
 	if rg.top < oldtop {
@@ -366,7 +364,6 @@ func (rg *registry) FillNil(regm, n int) { // +inline-start
 		rg.array[regm+i] = LNil
 	}
 	// values beyond top don't need to be valid LValues, so setting them to nil is fine
-	// setting them to nil rather than LNil lets us invoke the golang memclr opto
 	oldtop := rg.top
 	rg.top = regm + n
 	if rg.top < oldtop {

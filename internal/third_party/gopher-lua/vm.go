@@ -97,7 +97,6 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 				rg.array[regm+i] = LNil
 			}
 			// values beyond top don't need to be valid LValues, so setting them to nil is fine
-			// setting them to nil rather than LNil lets us invoke the golang memclr opto
 			oldtop := rg.top
 			rg.top = regm + n
 			if rg.top < oldtop {
@@ -133,7 +132,6 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 			}
 
 			// values beyond top don't need to be valid LValues, so setting them to nil is fine
-			// setting them to nil rather than LNil lets us invoke the golang memclr opto
 			oldtop := rg.top
 			rg.top = regv + n
 			if rg.top < oldtop {
@@ -161,7 +159,6 @@ func copyReturnValues(L *LState, regv, start, n, b int) { // +inline-start
 					rg.array[regm+i] = LNil
 				}
 				// values beyond top don't need to be valid LValues, so setting them to nil is fine
-				// setting them to nil rather than LNil lets us invoke the golang memclr opto
 				oldtop := rg.top
 				rg.top = regm + n
 				if rg.top < oldtop {
@@ -249,7 +246,6 @@ func callGFunction(L *LState, tailcall bool) bool {
 		}
 
 		// values beyond top don't need to be valid LValues, so setting them to nil is fine
-		// setting them to nil rather than LNil lets us invoke the golang memclr opto
 		oldtop := rg.top
 		rg.top = regv + n
 		if rg.top < oldtop {
@@ -1540,7 +1536,6 @@ func init() {
 					}
 
 					// values beyond top don't need to be valid LValues, so setting them to nil is fine
-					// setting them to nil rather than LNil lets us invoke the golang memclr opto
 					oldtop := rg.top
 					rg.top = regv + n
 					if rg.top < oldtop {
@@ -1615,7 +1610,6 @@ func init() {
 								rg.array[regm+i] = LNil
 							}
 							// values beyond top don't need to be valid LValues, so setting them to nil is fine
-							// setting them to nil rather than LNil lets us invoke the golang memclr opto
 							oldtop := rg.top
 							rg.top = regm + n
 							if rg.top < oldtop {
@@ -1651,7 +1645,6 @@ func init() {
 							}
 
 							// values beyond top don't need to be valid LValues, so setting them to nil is fine
-							// setting them to nil rather than LNil lets us invoke the golang memclr opto
 							oldtop := rg.top
 							rg.top = regv + n
 							if rg.top < oldtop {
@@ -1679,7 +1672,6 @@ func init() {
 									rg.array[regm+i] = LNil
 								}
 								// values beyond top don't need to be valid LValues, so setting them to nil is fine
-								// setting them to nil rather than LNil lets us invoke the golang memclr opto
 								oldtop := rg.top
 								rg.top = regm + n
 								if rg.top < oldtop {
@@ -1719,7 +1711,6 @@ func init() {
 							rg.array[regm+i] = LNil
 						}
 						// values beyond top don't need to be valid LValues, so setting them to nil is fine
-						// setting them to nil rather than LNil lets us invoke the golang memclr opto
 						oldtop := rg.top
 						rg.top = regm + n
 						if rg.top < oldtop {
@@ -1755,7 +1746,6 @@ func init() {
 						}
 
 						// values beyond top don't need to be valid LValues, so setting them to nil is fine
-						// setting them to nil rather than LNil lets us invoke the golang memclr opto
 						oldtop := rg.top
 						rg.top = regv + n
 						if rg.top < oldtop {
@@ -1783,7 +1773,6 @@ func init() {
 								rg.array[regm+i] = LNil
 							}
 							// values beyond top don't need to be valid LValues, so setting them to nil is fine
-							// setting them to nil rather than LNil lets us invoke the golang memclr opto
 							oldtop := rg.top
 							rg.top = regm + n
 							if rg.top < oldtop {
@@ -1874,7 +1863,6 @@ func init() {
 									rg.array[i] = LNil
 								}
 								// values beyond top don't need to be valid LValues, so setting them to nil is fine
-								// setting them to nil rather than LNil lets us invoke the golang memclr opto
 								if rg.top < oldtopi {
 									nilRange := rg.array[rg.top:oldtopi]
 									clearRegs(nilRange)
@@ -1960,7 +1948,6 @@ func init() {
 					rg.array[i] = LNil
 				}
 				// values beyond top don't need to be valid LValues, so setting them to nil is fine
-				// setting them to nil rather than LNil lets us invoke the golang memclr opto
 				if rg.top < oldtopi {
 					nilRange := rg.array[rg.top:oldtopi]
 					clearRegs(nilRange)
@@ -2195,7 +2182,6 @@ func init() {
 				}
 
 				// values beyond top don't need to be valid LValues, so setting them to nil is fine
-				// setting them to nil rather than LNil lets us invoke the golang memclr opto
 				oldtop := rg.top
 				rg.top = regv + n
 				if rg.top < oldtop {

@@ -53,7 +53,7 @@ func (h ttlHeap) init() {
 func (h ttlHeap) up(j int) {
 	for j > 0 {
 		i := (j - 1) / 2 // parent
-		if i == j || !(h[j].at < h[i].at) {
+		if !(h[j].at < h[i].at) {
 			break
 		}
 		h[i], h[j] = h[j], h[i]
