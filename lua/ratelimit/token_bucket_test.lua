@@ -83,6 +83,13 @@ function test_lowered_capacity_caps_the_saved_level()
   t.eq(tb.call({key}, {3, 1, 1000, 1, T}), {1, 2, -1, 1000})
 end
 
+function test_a_stored_level_that_is_not_a_number_reads_as_full()
+  -- Only a hand-written key holds one; the cap takes it as math.min would.
+  redis.call('HSET', key, 'l', 'nan', 't', T)
+  t.eq(tb.call({key}, {3, 1, 1000, 1, T + 10}), {1, 2, -1, 1000})
+  t.eq(redis.call('HMGET', key, 'l', 't'), {'2000', tostring(T + 10)})
+end
+
 function test_large_values_stay_exact()
   local cap, period = 1000000, 3600000 -- a million tokens an hour
   t.eq(tb.call({key}, {cap, cap, period, 1, T}), {1, cap - 1, -1, 4})

@@ -658,25 +658,21 @@ local function ratelimit_token_bucket(KEYS, ARGV)
 -- with a slow clock cannot mint tokens by replaying the past.
 local MAX = 9007199254740991 -- 2^53 - 1: beyond it doubles stop being integers
 
-local function int(v, min)
-  local n = tonumber(v)
-  if n and n % 1 == 0 and n >= min and n <= MAX then
-    return n
-  end
-end
-
-local capacity, rate, period = int(ARGV[1], 1), int(ARGV[2], 1), int(ARGV[3], 1)
-if not capacity then
+-- Each argument is checked where it is read rather than by a helper: a Lua
+-- function call costs more than the check itself, and math.min and math.max
+-- are calls too, so the arithmetic below is written out with comparisons.
+local capacity, rate, period = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if not (capacity and capacity % 1 == 0 and capacity >= 1 and capacity <= MAX) then
   return redis.error_reply('ERR capacity must be a positive integer')
 end
-if not rate then
+if not (rate and rate % 1 == 0 and rate >= 1 and rate <= MAX) then
   return redis.error_reply('ERR rate must be a positive integer')
 end
-if not period then
+if not (period and period % 1 == 0 and period >= 1 and period <= MAX) then
   return redis.error_reply('ERR period_ms must be a positive integer')
 end
-local cost = int(ARGV[4] or '1', 0)
-if not cost then
+local cost = tonumber(ARGV[4] or '1')
+if not (cost and cost % 1 == 0 and cost >= 0 and cost <= MAX) then
   return redis.error_reply('ERR cost must be a non-negative integer')
 end
 local now
@@ -684,13 +680,13 @@ if ARGV[5] == nil or ARGV[5] == '' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 else
-  now = int(ARGV[5], 0)
-  if not now then
+  now = tonumber(ARGV[5])
+  if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
     return redis.error_reply('ERR now_ms must be a non-negative integer')
   end
 end
-local full = capacity * period
-if full > MAX or cost * period > MAX then
+local full, need = capacity * period, cost * period
+if full > MAX or need > MAX then
   return redis.error_reply('ERR capacity (and cost) times period_ms must stay below 2^53')
 end
 
@@ -698,12 +694,19 @@ local level, last = full, now
 local state = redis.call('HMGET', KEYS[1], 'l', 't')
 local l, t = tonumber(state[1]), tonumber(state[2])
 if l and t then
-  last = math.max(t, now)
-  -- A lowered capacity caps what a larger bucket had saved.
-  level = math.min(full, l + math.max(0, now - t) * rate)
+  level = l
+  if now > t then
+    level = l + (now - t) * rate
+  else
+    last = t -- a clock behind the stored time refills nothing
+  end
+  -- A lowered capacity caps what a larger bucket had saved; written so that
+  -- it also takes a level that is not a number, as math.min would.
+  if not (level < full) then
+    level = full
+  end
 end
 
-local need = cost * period
 if level < need then
   local retry = -1 -- cost above capacity: no wait will do
   if cost <= capacity then
@@ -713,7 +716,10 @@ if level < need then
 end
 
 level = level - need
-local reset = math.min(math.ceil((full - level) / rate), MAX)
+local reset = math.ceil((full - level) / rate)
+if reset > MAX then
+  reset = MAX
+end
 if reset == 0 then
   if l then
     redis.call('DEL', KEYS[1]) -- full again: same as no key
@@ -1002,4 +1008,4 @@ return {1, left, -1, horizon}
 end
 redis.register_function{function_name='ratelimit_window', callback=ratelimit_window, flags={}}
 
-redis.register_function{function_name='ratelimit_version', callback=function() return '67d25017315d182552513d9f92e593487e23a126' end, flags={'no-writes', 'allow-stale'}}
+redis.register_function{function_name='ratelimit_version', callback=function() return '8cfaf424f4e6e0288f1b92f737860b232c7b9097' end, flags={'no-writes', 'allow-stale'}}
