@@ -25,13 +25,18 @@
 // side by side at the cost of one on a multi-core machine. Within one
 // limiter requests are sequential: each is a full EVALSHA run in the engine
 // (through Engine.EvalSHA, which skips the RESP command line and miniredis's
-// dispatch but nothing of the run), about 3.2 µs for token_bucket on a
+// dispatch but nothing of the run), about 2.65 µs for token_bucket on a
 // 2-core EPYC, whose speed varies by a fifth from day to day and more when
 // its neighbours are busy. One virtual hour at 1,000 requests/s (3.6 M
-// runs) takes 10.4-12.1 s with the CLI (`scriptgen sim -duration 1h -rate
-// 1000`), against 10.9-12.3 s in the same run for the engine of the day
-// before, 13-14 s the afternoon before for the one of two days before, and
-// 15-18 s on a quiet day the week before. It took 56 s at first; the
+// runs) takes 8.3-8.7 s with the CLI (`scriptgen sim -duration 1h -rate
+// 1000`), against 10.2-11.0 s in the same run for the day before's, whose
+// token_bucket.lua checked each argument with a helper function and
+// refilled with math.min and math.max: a Lua call costs more here (about
+// 600 machine instructions) than the check it makes, and the same script
+// without them costs 18% fewer instructions (37,413 → 30,695 a run) and
+// Redis 7 7% less time (EVALSHA's usec_per_call, 3.6 → 3.4 µs). The
+// engine of two days before took 10.9-12.3 s, 13-14 s the one of three,
+// and 15-18 s on a quiet day the week before. It took 56 s at first; the
 // steps since, each measured with benchstat against the one before:
 // Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s);
 // the VM, copied into internal/third_party/gopher-lua, looking at its kill
@@ -67,19 +72,19 @@
 // slice instead of a map looked up on every command and walked on every
 // clock move, and key versions moved only once a WATCH has been made; a
 // script's command name found by where its bytes are before hashing it;
-// the caller's clock in integers. Not the 10 s aimed for, which would
-// leave 2.8 µs a request. Of what is left, three fifths is the Lua of the
-// script in the VM (172 Lua instructions: the dispatch loop alone is
-// 5,200 machine instructions, 30 an instruction; calls, boxed numbers), an
-// eighth allocation (18 objects), and the rest the commands, the run
-// around them and the simulator. Tried and dropped, as no gain showed: the opcodes as
+// the caller's clock in integers. Then the script itself (above): 32,027
+// instructions a request, 16 allocations, the 10 s aimed for met with a
+// sixth to spare. Of what is left, half is the Lua of the script in the VM
+// (the dispatch loop alone is 3,800 machine instructions, 30 a Lua
+// instruction; boxed numbers, the calls to Go functions), a third the
+// commands, and the rest allocation, the run around them and the simulator. Tried and dropped, as no gain showed: the opcodes as
 // one switch instead of a table of functions; a table's small array part
 // in its own allocation; the frame's code kept at hand in the loop (2,400
 // more instructions a request: the checks cost more than the loads they
 // saved); a larger GOGC (the collector runs on the other core: the best of
 // 8 runs moved 0.4%); a 32 or 64 MiB heap ballast during a run (fewer
 // collections, but within the noise on the CLI's hour, for 5 to 8 times
-// the memory). Going below that means another interpreter, or a path that
+// the memory). Going much below that means another interpreter, or a path that
 // skips the engine the scripts are tested on; the figure is kept honest
 // instead.
 //
