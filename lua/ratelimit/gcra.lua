@@ -25,25 +25,21 @@
 -- like 3 per second needs.
 local MAX = 9007199254740991
 
-local function int(v, min)
-  local n = tonumber(v)
-  if n and n % 1 == 0 and n >= min and n <= MAX then
-    return n
-  end
-end
-
-local rate, burst, period = int(ARGV[1], 1), int(ARGV[2], 0), int(ARGV[3], 1)
-if not rate then
+-- Each argument is checked where it is read rather than by a helper, and
+-- the arithmetic below uses comparisons where math.max would do: a Lua
+-- function call costs more than the check or the comparison it makes.
+local rate, burst, period = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if not (rate and rate % 1 == 0 and rate >= 1 and rate <= MAX) then
   return redis.error_reply('ERR rate must be a positive integer')
 end
-if not burst then
+if not (burst and burst % 1 == 0 and burst >= 0 and burst <= MAX) then
   return redis.error_reply('ERR burst must be a non-negative integer')
 end
-if not period then
+if not (period and period % 1 == 0 and period >= 1 and period <= MAX) then
   return redis.error_reply('ERR period_ms must be a positive integer')
 end
-local cost = int(ARGV[4] or '1', 0)
-if not cost then
+local cost = tonumber(ARGV[4] or '1')
+if not (cost and cost % 1 == 0 and cost >= 0 and cost <= MAX) then
   return redis.error_reply('ERR cost must be a non-negative integer')
 end
 local now
@@ -51,31 +47,32 @@ if ARGV[5] == nil or ARGV[5] == '' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 else
-  now = int(ARGV[5], 0)
-  if not now then
+  now = tonumber(ARGV[5])
+  if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
     return redis.error_reply('ERR now_ms must be a non-negative integer')
   end
 end
 
--- Times near 1.7e12 ms carry about 0.0002 ms of rounding; a microsecond of
--- slack keeps it from turning 100 ms into a 101 ms wait or 9 into 8 remaining.
-local function up(x) return math.ceil(x - 0.001) end
-
 local interval = period / rate
 local stored = redis.call('GET', KEYS[1])
 local tat = stored and tonumber(stored) or now
-tat = math.max(tat, now)
+if now > tat then
+  tat = now
+end
 local new_tat = tat + interval * cost
 local allow_at = new_tat - interval * burst
 local diff = now - allow_at
 local remaining = diff / interval
 
+-- Waits are rounded up with a microsecond of slack, math.ceil(x - 0.001):
+-- times near 1.7e12 ms carry about 0.0002 ms of rounding, which would
+-- otherwise turn 100 ms into a 101 ms wait or 9 into 8 remaining.
 if remaining < 0 then
-  return {0, 0, up(-diff), up(tat - now)}
+  return {0, 0, math.ceil(-diff - 0.001), math.ceil(tat - now - 0.001)}
 end
 
 local reset = new_tat - now
 if reset > 0 then
   redis.call('SET', KEYS[1], string.format('%.17g', new_tat), 'PX', math.ceil(reset))
 end
-return {1, math.floor(remaining + 1e-6), -1, up(reset)}
+return {1, math.floor(remaining + 1e-6), -1, math.ceil(reset - 0.001)}
