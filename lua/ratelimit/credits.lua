@@ -23,22 +23,17 @@
 -- inside the current timeframe.
 local MAX = 9007199254740991
 
-local function int(v, min)
-  local n = tonumber(v)
-  if n and n % 1 == 0 and n >= min and n <= MAX then
-    return n
-  end
-end
-
-local credits, window = int(ARGV[1], 1), int(ARGV[2], 1)
-if not credits then
+-- Each argument is checked where it is read rather than by a helper: a Lua
+-- function call costs more than the check itself.
+local credits, window = tonumber(ARGV[1]), tonumber(ARGV[2])
+if not (credits and credits % 1 == 0 and credits >= 1 and credits <= MAX) then
   return redis.error_reply('ERR credits must be a positive integer')
 end
-if not window then
+if not (window and window % 1 == 0 and window >= 1 and window <= MAX) then
   return redis.error_reply('ERR window_ms must be a positive integer')
 end
-local cost = int(ARGV[3] or '1', 0)
-if not cost then
+local cost = tonumber(ARGV[3] or '1')
+if not (cost and cost % 1 == 0 and cost >= 0 and cost <= MAX) then
   return redis.error_reply('ERR cost must be a non-negative integer')
 end
 local now
@@ -46,8 +41,8 @@ if ARGV[4] == nil or ARGV[4] == '' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 else
-  now = int(ARGV[4], 0)
-  if not now then
+  now = tonumber(ARGV[4])
+  if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
     return redis.error_reply('ERR now_ms must be a non-negative integer')
   end
 end
@@ -71,7 +66,10 @@ if cost > 0 then
   redis.call('HSET', KEYS[1], 's', start, 'u', used)
   -- reset is a positive integer here; the bounds said show the PEXPIRE
   -- cannot fail, so that the HSET is the run's last possible failure.
-  local ttl = math.min(math.ceil(reset), MAX)
+  local ttl = math.ceil(reset)
+  if ttl > MAX then
+    ttl = MAX
+  end
   if ttl > 0 then
     redis.call('PEXPIRE', KEYS[1], ttl)
   end
