@@ -268,7 +268,9 @@ func (g *sureGen) guard(v string) string {
 	return g.pick("", "if not "+v+" then return 'no' end", "if not ("+v+" and "+v+" > 0) then return 'low' end",
 		"if not ("+v+" and "+v+" > 0 and "+v+" < 100) then return 'out' end",
 		"if not "+v+" or "+v+" % 1 ~= 0 then return 'frac' end", v+" = math.min("+v+" or 0, 1000)",
-		"if not ("+v+" and "+v+" >= -10 and "+v+" <= 10) then return 'far' end")
+		"if not ("+v+" and "+v+" >= -10 and "+v+" <= 10) then return 'far' end",
+		v+" = "+v+" or 0 if "+v+" > 1000 then "+v+" = 1000 end", "if "+v+" and "+v+" <= 0 then "+v+" = 1 end",
+		v+" = "+v+" or 0 if not ("+v+" < 50) then "+v+" = 50 end")
 }
 
 func (g *sureGen) key() string { return g.pick("KEYS[1]", "KEYS[2]", "k") }

@@ -53,6 +53,14 @@ func TestNeeded(t *testing.T) {
 		{"PEXPIRE of a fraction", true, "redis.call('ZADD', KEYS[1], 1, 'a') redis.call('PEXPIRE', KEYS[1], 1.5) return 1"},
 		{"PEXPIRE of an integer checked positive", false, "local n = tonumber(ARGV[1]) if not n or n % 1 ~= 0 then return 0 end n = math.min(n, 1000) " +
 			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
+		{"PEXPIRE of an integer capped by a comparison", false, "local n = tonumber(ARGV[1]) if not n or n % 1 ~= 0 then return 0 end if n > 1000 then n = 1000 end " +
+			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
+		{"the same capped the other way round", false, "local n = tonumber(ARGV[1]) if not n or n % 1 ~= 0 then return 0 end if not (n <= 1000) then n = 1000 end " +
+			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
+		{"capped by a bound that may be NaN", true, "local n, m = tonumber(ARGV[1]), math.min(tonumber(ARGV[2]) or 0, 1000) if not n or n % 1 ~= 0 then return 0 end if n > m then n = 1000 end " +
+			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
+		{"a cap that is not a comparison's failed side", true, "local n = tonumber(ARGV[1]) if not n or n % 1 ~= 0 then return 0 end if n < 1000 then n = 1000 end " +
+			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
 		{"PEXPIRE of an integer not bounded", true, "local n = tonumber(ARGV[1]) if not n or n % 1 ~= 0 then return 0 end " +
 			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
 		{"index", false, "redis.call('ZADD', KEYS[1], 1, 'a') local r = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES') return 1"},

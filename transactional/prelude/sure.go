@@ -209,8 +209,11 @@ func (a *analyzer) numOf(e ast.Expr, st *state, sc *scope) num {
 // narrowCompare narrows the numbers compared by e on the paths where e
 // held (t) and did not (f): after x < y, x <= y, x > y or x >= y held,
 // when both sides are numbers, neither is NaN and each is bounded by the
-// other; where x % 1 == 0 held (or x % 1 ~= 0 did not), x is an integer
-// (∞ % 1 is NaN).
+// other; where it did not hold, x >= y, x > y, x <= y or x < y holds
+// unless one of them is NaN, so a side that cannot be NaN bounds the
+// other, which may still be (`if n > MAX then n = MAX end` leaves n at
+// most MAX, or NaN); where x % 1 == 0 held (or x % 1 ~= 0 did not), x is
+// an integer (∞ % 1 is NaN).
 func (a *analyzer) narrowCompare(e *ast.RelationalOpExpr, t, f *state, sc *scope) {
 	lhs, rhs, op := e.Lhs, e.Rhs, e.Operator
 	if op == "==" || op == "~=" {
@@ -226,15 +229,16 @@ func (a *analyzer) narrowCompare(e *ast.RelationalOpExpr, t, f *state, sc *scope
 		}
 		return
 	}
+	if op == ">" || op == ">=" {
+		lhs, rhs = rhs, lhs
+		op = map[string]string{">": "<", ">=": "<="}[op]
+	}
+	a.narrowNotLess(lhs, rhs, op == "<=", f, sc)
 	if t.dead {
 		return
 	}
 	if !a.peekType(lhs, t, sc).within(tNum) || !a.peekType(rhs, t, sc).within(tNum) {
 		return
-	}
-	if op == ">" || op == ">=" {
-		lhs, rhs = rhs, lhs
-		op = map[string]string{">": "<", ">=": "<="}[op]
 	}
 	// lhs < rhs or lhs <= rhs.
 	x, y := a.numOf(lhs, t, sc), a.numOf(rhs, t, sc)
@@ -257,6 +261,37 @@ func (a *analyzer) narrowCompare(e *ast.RelationalOpExpr, t, f *state, sc *scope
 		n.lo = math.Max(n.lo, lo)
 		return n
 	})
+}
+
+// narrowNotLess narrows the numbers of lhs < rhs (lhs <= rhs when
+// orEqual) where it did not hold (st): rhs <= lhs (rhs < lhs), or a NaN.
+// Each side's bound comes from the other only when the other cannot be
+// NaN, and neither loses its NaN.
+func (a *analyzer) narrowNotLess(lhs, rhs ast.Expr, orEqual bool, st *state, sc *scope) {
+	if st.dead || !a.peekType(lhs, st, sc).within(tNum) || !a.peekType(rhs, st, sc).within(tNum) {
+		return
+	}
+	x, y := a.numOf(lhs, st, sc), a.numOf(rhs, st, sc)
+	if !y.nan {
+		a.setNum(lhs, st, sc, func(n num) num {
+			lo := y.lo
+			if orEqual && n.integral && !math.IsInf(lo, 0) {
+				lo = math.Floor(lo) + 1
+			}
+			n.lo = math.Max(n.lo, lo)
+			return n
+		})
+	}
+	if !x.nan {
+		a.setNum(rhs, st, sc, func(n num) num {
+			hi := x.hi
+			if orEqual && n.integral && !math.IsInf(hi, 0) {
+				hi = math.Ceil(hi) - 1
+			}
+			n.hi = math.Min(n.hi, hi)
+			return n
+		})
+	}
 }
 
 // peekType is what expr would say of a local, a literal or arithmetic,
