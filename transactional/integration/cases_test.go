@@ -409,6 +409,10 @@ var cases = []tcase{
 	simple("math/functions", "return {math.floor(3.7), math.ceil(3.2), math.abs(-4), math.max(1, 5, 3), math.min(2, 0), math.fmod(7, 3), math.sqrt(16), math.pow(2, 10)}"),
 	simple("math/huge-pi", "return {tostring(math.huge), tostring(math.pi)}"),
 	simple("math/mod", "return math.mod(7, 3)"),
+	// One result (the VM's fast path) and both (the function itself).
+	simple("math/modf", "local a, b, c, d = math.modf(-3.7), math.modf(1/0), math.modf(-0.5), math.modf(2^53) local i, f = math.modf(5.25) local j, g = math.modf(-1/0) "+
+		"return {tostring(a), tostring(b), tostring(c), tostring(d), tostring(i), tostring(f), tostring(j), tostring(g), tostring(math.modf(-7.5) / math.modf(2.9))}"),
+	simple("math/modf-not-a-number", "return math.modf('x')"),
 	simple("unpack/select", "return {select('#', unpack({1, 2, 3})), select(2, 'a', 'b', 'c')}"),
 	simple("tonumber/conversions", "return {tonumber('10'), tonumber('0x10'), tonumber('z', 36), tonumber(' 5 '), tostring(tonumber('x'))}"),
 	simple("tonumber/strtod-forms", "return {tostring(tonumber('1e15')), tostring(tonumber('0x1A')), tostring(tonumber(' 5 ')), tostring(tonumber('inf')), tostring(tonumber('nan')), tostring(tonumber('1e')), tostring(tonumber('10', 2)), tostring(tonumber('z', 36)), tostring(tonumber(''))}"),

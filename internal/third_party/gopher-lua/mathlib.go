@@ -275,7 +275,15 @@ func fastMathPick(greater bool) LFastFunction {
 	}
 }
 
+// modfInt is math.modf's first result, all that a call for one result
+// (the only kind a fast function serves) keeps: the integral part,
+// truncated toward zero.
+func modfInt(x float64) float64 {
+	i, _ := cModf(x)
+	return i
+}
+
 var mathFast = map[string]LFastFunction{
 	"abs": fastMath1(math.Abs), "ceil": fastMath1(math.Ceil), "floor": fastMath1(math.Floor),
-	"max": fastMathPick(true), "min": fastMathPick(false),
+	"max": fastMathPick(true), "min": fastMathPick(false), "modf": fastMath1(modfInt),
 }
