@@ -30,41 +30,31 @@ local function ratelimit_cl_throttle(KEYS, ARGV)
 -- the TAT is stored with 17 significant digits to keep its fraction.
 local MAX = 9007199254740991
 
-local function int(v, min)
-  local n = tonumber(v)
-  if n and n % 1 == 0 and n >= min and n <= MAX then
-    return n
-  end
-end
-
-local function trunc(x)
-  if x < 0 then
-    return math.ceil(x)
-  end
-  return math.floor(x)
-end
-
--- Duration::whole_seconds, plus one for a partial second (subsec_milliseconds > 0).
+-- math.modf's first result is the truncation toward zero the module's
+-- integer casts make. Duration::whole_seconds, plus one for a partial second
+-- (subsec_milliseconds > 0):
 local function seconds(us)
-  local s = trunc(us / 1000000)
-  if trunc((us - s * 1000000) / 1000) > 0 then
+  local s = math.modf(us / 1000000)
+  if math.modf((us - s * 1000000) / 1000) > 0 then
     s = s + 1
   end
   return s
 end
 
-local max_burst, count, period = int(ARGV[1], 0), int(ARGV[2], 1), int(ARGV[3], 1)
-if not max_burst then
+-- Each argument is checked where it is read rather than by a helper: a Lua
+-- function call costs more than the check itself.
+local max_burst, count, period = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if not (max_burst and max_burst % 1 == 0 and max_burst >= 0 and max_burst <= MAX) then
   return redis.error_reply('ERR max_burst must be a non-negative integer')
 end
-if not count then
+if not (count and count % 1 == 0 and count >= 1 and count <= MAX) then
   return redis.error_reply('ERR count must be a positive integer')
 end
-if not period then
+if not (period and period % 1 == 0 and period >= 1 and period <= MAX) then
   return redis.error_reply('ERR period must be a positive integer (seconds)')
 end
-local quantity = int(ARGV[4] or '1', 0)
-if not quantity then
+local quantity = tonumber(ARGV[4] or '1')
+if not (quantity and quantity % 1 == 0 and quantity >= 0 and quantity <= MAX) then
   return redis.error_reply('ERR quantity must be a non-negative integer')
 end
 local now
@@ -72,8 +62,8 @@ if ARGV[5] == nil or ARGV[5] == '' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 else
-  now = int(ARGV[5], 0)
-  if not now then
+  now = tonumber(ARGV[5])
+  if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
     return redis.error_reply('ERR now_ms must be a non-negative integer')
   end
   now = now * 1000
@@ -118,7 +108,7 @@ end
 local remaining = 0
 local room = tolerance - ttl
 if room > -interval then
-  remaining = trunc(trunc(room) / trunc(interval))
+  remaining = math.modf(math.modf(room) / math.modf(interval))
 end
 return {limited, max_burst + 1, remaining, seconds(retry), seconds(ttl)}
 end
@@ -1003,4 +993,4 @@ return {1, left, -1, horizon}
 end
 redis.register_function{function_name='ratelimit_window', callback=ratelimit_window, flags={}}
 
-redis.register_function{function_name='ratelimit_version', callback=function() return 'de13e4b90ddcb1f3952d6b691507399eaa7e7455' end, flags={'no-writes', 'allow-stale'}}
+redis.register_function{function_name='ratelimit_version', callback=function() return '22124cc6a612aec155332e7b8b062f634252d3c1' end, flags={'no-writes', 'allow-stale'}}
