@@ -12,7 +12,7 @@ var gcraScript = &script{
 	fn:   "ratelimit_gcra",
 	name: "gcra",
 	ro:   false,
-	sha:  "6f4b5601415259d2951ec9c0421b0863347ac65f",
+	sha:  "47e9bc18f749e46f9f0bea95ff9d5620a1b84fa1",
 	src: `--! name: gcra
 --! doc: Generic cell rate algorithm with go-redis/redis_rate's semantics: rate
 --! doc: requests per period_ms, bursts of up to burst, a request of cost units
@@ -57,12 +57,12 @@ local cost = tonumber(ARGV[4] or '1')
 if not (cost and cost % 1 == 0 and cost >= 0 and cost <= MAX) then
   return redis.error_reply('ERR cost must be a non-negative integer')
 end
-local now
-if ARGV[5] == nil or ARGV[5] == '' then
+local now = ARGV[5]
+if now == nil or now == '' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 else
-  now = tonumber(ARGV[5])
+  now = tonumber(now)
   if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
     return redis.error_reply('ERR now_ms must be a non-negative integer')
   end

@@ -39,12 +39,12 @@ local cost = tonumber(ARGV[4] or '1')
 if not (cost and cost % 1 == 0 and cost >= 0 and cost <= MAX) then
   return redis.error_reply('ERR cost must be a non-negative integer')
 end
-local now
-if ARGV[5] == nil or ARGV[5] == '' then
+local now = ARGV[5]
+if now == nil or now == '' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 else
-  now = tonumber(ARGV[5])
+  now = tonumber(now)
   if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
     return redis.error_reply('ERR now_ms must be a non-negative integer')
   end

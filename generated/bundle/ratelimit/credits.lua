@@ -36,12 +36,12 @@ local cost = tonumber(ARGV[3] or '1')
 if not (cost and cost % 1 == 0 and cost >= 0 and cost <= MAX) then
   return redis.error_reply('ERR cost must be a non-negative integer')
 end
-local now
-if ARGV[4] == nil or ARGV[4] == '' then
+local now = ARGV[4]
+if now == nil or now == '' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 else
-  now = tonumber(ARGV[4])
+  now = tonumber(now)
   if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
     return redis.error_reply('ERR now_ms must be a non-negative integer')
   end

@@ -57,12 +57,12 @@ local quantity = tonumber(ARGV[4] or '1')
 if not (quantity and quantity % 1 == 0 and quantity >= 0 and quantity <= MAX) then
   return redis.error_reply('ERR quantity must be a non-negative integer')
 end
-local now
-if ARGV[5] == nil or ARGV[5] == '' then
+local now = ARGV[5]
+if now == nil or now == '' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 else
-  now = tonumber(ARGV[5])
+  now = tonumber(now)
   if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
     return redis.error_reply('ERR now_ms must be a non-negative integer')
   end
@@ -277,12 +277,12 @@ local cost = tonumber(ARGV[3] or '1')
 if not (cost and cost % 1 == 0 and cost >= 0 and cost <= MAX) then
   return redis.error_reply('ERR cost must be a non-negative integer')
 end
-local now
-if ARGV[4] == nil or ARGV[4] == '' then
+local now = ARGV[4]
+if now == nil or now == '' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 else
-  now = tonumber(ARGV[4])
+  now = tonumber(now)
   if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
     return redis.error_reply('ERR now_ms must be a non-negative integer')
   end
@@ -407,12 +407,12 @@ local cost = tonumber(ARGV[4] or '1')
 if not (cost and cost % 1 == 0 and cost >= 0 and cost <= MAX) then
   return redis.error_reply('ERR cost must be a non-negative integer')
 end
-local now
-if ARGV[5] == nil or ARGV[5] == '' then
+local now = ARGV[5]
+if now == nil or now == '' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + tonumber(t[2]) / 1000
 else
-  now = tonumber(ARGV[5])
+  now = tonumber(now)
   if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
     return redis.error_reply('ERR now_ms must be a non-negative integer')
   end
@@ -660,12 +660,12 @@ local cost = tonumber(ARGV[4] or '1')
 if not (cost and cost % 1 == 0 and cost >= 0 and cost <= MAX) then
   return redis.error_reply('ERR cost must be a non-negative integer')
 end
-local now
-if ARGV[5] == nil or ARGV[5] == '' then
+local now = ARGV[5]
+if now == nil or now == '' then
   local t = redis.call('TIME')
   now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 else
-  now = tonumber(ARGV[5])
+  now = tonumber(now)
   if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
     return redis.error_reply('ERR now_ms must be a non-negative integer')
   end
@@ -993,4 +993,4 @@ return {1, left, -1, horizon}
 end
 redis.register_function{function_name='ratelimit_window', callback=ratelimit_window, flags={}}
 
-redis.register_function{function_name='ratelimit_version', callback=function() return '22124cc6a612aec155332e7b8b062f634252d3c1' end, flags={'no-writes', 'allow-stale'}}
+redis.register_function{function_name='ratelimit_version', callback=function() return '76a6ed615b1d7aed72dc24a01f9474b8890f05de' end, flags={'no-writes', 'allow-stale'}}
