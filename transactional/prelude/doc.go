@@ -107,7 +107,9 @@
 // Its arguments must also fit. For that, the flow tracks what is known of
 // each numeric local: its bounds, whether it may be NaN, and whether it is
 // an integer. These facts are narrowed by comparisons (after x > 0, x is
-// not NaN and at least 0) and by `x % 1 == 0`. The flow follows arithmetic
+// not NaN and at least 0; where x > MAX did not hold, x is at most MAX or
+// NaN, so `if x > MAX then x = MAX end` bounds x as math.min(x, MAX) does)
+// and by `x % 1 == 0`. The flow follows arithmetic
 // (∞ - ∞ is NaN), math.floor, ceil, min and max with Lua 5.1's NaN rules,
 // and the returns of the script's own local functions (the library's
 // int(v, min) returns an integer in [min, 2^53 - 1]).

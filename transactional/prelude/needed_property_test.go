@@ -280,7 +280,7 @@ func (g *sureGen) op() string {
 	score := g.pick("x", "y", "x + y", "x * 2", "x - y", "2", "'inf'", "'x'", "-x", "'2.5'")
 	bound := g.pick("x", "y", "'-inf'", "'(1'", "'+inf'", "'x'", "x + 1", "'(x'")
 	idx := g.pick("0", "-1", "x", "'0'", "y", "'1.5'")
-	ms := g.pick("x", "y", "100", "0", "math.min(x, 1000)", "x * 10", "math.floor(x)")
+	ms := g.pick("x", "y", "100", "0", "math.min(x, 1000)", "x * 10", "math.floor(x)", "math.modf(x)")
 	switch g.r.Intn(17) {
 	case 15:
 		return g.pick("redis.call('GET', "+k+")", "redis.call('EXISTS', "+k+")", "redis.call('PTTL', "+k+")", "redis.call('STRLEN', "+k+")")

@@ -61,6 +61,12 @@ func TestNeeded(t *testing.T) {
 			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
 		{"a cap that is not a comparison's failed side", true, "local n = tonumber(ARGV[1]) if not n or n % 1 ~= 0 then return 0 end if n < 1000 then n = 1000 end " +
 			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
+		{"PEXPIRE of math.modf of a bounded number", false, "local n = tonumber(ARGV[1]) if not (n and n >= 1.5 and n <= 1000.5) then return 0 end local m = math.modf(n) " +
+			"redis.call('ZADD', KEYS[1], 1, 'a') redis.call('PEXPIRE', KEYS[1], m) return 1"},
+		{"the same where it may be 0", true, "local n = tonumber(ARGV[1]) if not (n and n >= 0.5 and n <= 1000.5) then return 0 end local m = math.modf(n) " +
+			"redis.call('ZADD', KEYS[1], 1, 'a') redis.call('PEXPIRE', KEYS[1], m) return 1"},
+		{"math.modf last among the arguments gives two", true, "redis.call('ZADD', KEYS[1], 1, 'a') redis.call('PEXPIRE', KEYS[1], math.modf(5)) return 1"},
+		{"the same in parentheses gives one", false, "redis.call('ZADD', KEYS[1], 1, 'a') redis.call('PEXPIRE', KEYS[1], (math.modf(5))) return 1"},
 		{"PEXPIRE of an integer not bounded", true, "local n = tonumber(ARGV[1]) if not n or n % 1 ~= 0 then return 0 end " +
 			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
 		{"index", false, "redis.call('ZADD', KEYS[1], 1, 'a') local r = redis.call('ZRANGE', KEYS[1], 0, -1, 'WITHSCORES') return 1"},
