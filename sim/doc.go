@@ -25,19 +25,21 @@
 // side by side at the cost of one on a multi-core machine. Within one
 // limiter requests are sequential: each is a full EVALSHA run in the engine
 // (through Engine.EvalSHA, which skips the RESP command line and miniredis's
-// dispatch but nothing of the run), about 2.65 µs for token_bucket on a
-// 2-core EPYC, whose speed varies by a fifth from day to day and more when
-// its neighbours are busy. One virtual hour at 1,000 requests/s (3.6 M
-// runs) takes 8.3-8.7 s with the CLI (`scriptgen sim -duration 1h -rate
-// 1000`), against 10.2-11.0 s in the same run for the day before's, whose
+// dispatch but nothing of the run), about 2.5-2.9 µs for token_bucket on
+// a 2-core EPYC whose speed moves by a fifth from hour to hour, and more
+// when its neighbours are busy. One virtual hour at 1,000 requests/s
+// (3.6 M runs, BenchmarkHour with -hour, or the CLI's `scriptgen sim
+// -duration 1h -rate 1000`) takes 8.2-9.5 s in most runs and up to 10.9 s
+// when the machine is slow, against 10.5-11.8 s and up to 12.9 s in the
+// same runs for the engine and library of the day before (-20%). That day
 // token_bucket.lua checked each argument with a helper function and
 // refilled with math.min and math.max: a Lua call costs more here (about
 // 600 machine instructions) than the check it makes, and the same script
-// without them costs 18% fewer instructions (37,413 → 30,695 a run) and
-// Redis 7 7% less time (EVALSHA's usec_per_call, 3.6 → 3.4 µs). The
-// engine of two days before took 10.9-12.3 s, 13-14 s the one of three,
-// and 15-18 s on a quiet day the week before. It took 56 s at first; the
-// steps since, each measured with benchstat against the one before:
+// without them costs 18% fewer instructions a run and Redis 7 5-9% less
+// time (EVALSHA's usec_per_call). The engine of two days before took
+// 10.9-12.3 s, 13-14 s the one of three, and 15-18 s on a quiet day the
+// week before. It took 56 s at first; the steps since, each measured with
+// benchstat against the one before:
 // Engine.EvalSHA, copied globals and integer fast paths (36 → 26 s);
 // the VM, copied into internal/third_party/gopher-lua, looking at its kill
 // context every 256 instructions (-17.5%); clock moves that walk only the
@@ -72,21 +74,23 @@
 // slice instead of a map looked up on every command and walked on every
 // clock move, and key versions moved only once a WATCH has been made; a
 // script's command name found by where its bytes are before hashing it;
-// the caller's clock in integers. Then the script itself (above): 32,027
-// instructions a request, 16 allocations, the 10 s aimed for met with a
-// sixth to spare. Of what is left, half is the Lua of the script in the VM
+// the caller's clock in integers. Then the script itself (above): 30,219
+// instructions a request with the profile (-19.6%; 31,442 without), 16
+// allocations. Of what is left, half is the Lua of the script in the VM
 // (the dispatch loop alone is 3,800 machine instructions, 30 a Lua
 // instruction; boxed numbers, the calls to Go functions), a third the
-// commands, and the rest allocation, the run around them and the simulator. Tried and dropped, as no gain showed: the opcodes as
-// one switch instead of a table of functions; a table's small array part
+// commands, and the rest allocation, the run around them and the
+// simulator. Tried and dropped, as no gain showed: the opcodes as one
+// switch instead of a table of functions; the JMP after a test taken by
+// the test, as the reference VM does (-0.3%); a table's small array part
 // in its own allocation; the frame's code kept at hand in the loop (2,400
 // more instructions a request: the checks cost more than the loads they
 // saved); a larger GOGC (the collector runs on the other core: the best of
 // 8 runs moved 0.4%); a 32 or 64 MiB heap ballast during a run (fewer
 // collections, but within the noise on the CLI's hour, for 5 to 8 times
-// the memory). Going much below that means another interpreter, or a path that
-// skips the engine the scripts are tested on; the figure is kept honest
-// instead.
+// the memory). Going much below that means another interpreter, or a
+// path that skips the engine the scripts are tested on; the figure is
+// kept honest instead.
 //
 // Many callers, each with a key that has a TTL, cost little more per
 // request than one: miniredis (as copied here) keeps TTLs as deadlines in a
@@ -105,12 +109,16 @@
 // 3.0 ms (BenchmarkLog).
 //
 // BenchmarkLimiters runs every limiter of the library at 1,000 req/s, each
-// letting about half through. Per request, the best of 3 on a slow day:
-// gate 2.8 µs (an hour in 10 s), credits 4.1, gcra and token_bucket 4.3,
-// cl_throttle 5.6, concurrency (1,000 slots) 8.4, log (a minute, up to
-// 30,000 entries) 11.7, fixed window 15-18, sliding window (60
-// sub-buckets) 18. The windows are the Lua of the script (its limits
-// decoded from JSON, its sub-buckets named and parsed with string
+// letting about half through. Per request, the best of 3 at a slow hour:
+// gate 1.8 µs, credits 2.6, token_bucket 3.3, gcra 3.5, cl_throttle 4.4,
+// concurrency (1,000 slots) 6.6, log (a minute, up to 30,000 entries) 9.8,
+// fixed window 13.9, sliding window (60 sub-buckets) 18.3. The scripts
+// that check their arguments in line instead of with a helper function
+// (and cl_throttle truncating with math.modf, which has a short cut) cost
+// in instructions a request: token_bucket 38,634 → 31,462, gcra 38,586 →
+// 31,571, cl_throttle 53,712 → 41,380, credits 38,438 → 33,513,
+// concurrency 70,377 → 67,569. The windows are the Lua of the script (its
+// limits decoded from JSON, its sub-buckets named and parsed with string
 // functions), not the engine. A refused request of the sliding window read
 // the whole ring to find when enough sub-buckets leave the window; it now
 // starts from the oldest sub-bucket holding a count, which each charge
