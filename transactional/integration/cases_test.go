@@ -405,6 +405,10 @@ var cases = []tcase{
 	simple("table/concat-insert-remove", "local t = {'a', 'b'}; table.insert(t, 'c'); table.remove(t, 1); return table.concat(t, ',')"),
 	simple("table/sort", "local t = {3, 1, 2}; table.sort(t); return t"),
 	simple("table/sort-comparator", "local t = {3, 1, 2}; table.sort(t, function(a, b) return a > b end); return t"),
+	// Array reads: in place, or through __index for a hole, a key past the
+	// end or one that is not an integer.
+	simple("table/index-array-and-meta", "local t = setmetatable({1, nil, 3, false}, {__index = function(_, k) return 'meta' .. k end}) "+
+		"local u = {10, 20} return {t[1], t[2], t[3], tostring(t[4]), t[5], t[1.5], t[0], t[-1], u[2], tostring(u[3]), tostring(u[2.0])}"),
 	simple("table/getn-maxn", "return {table.getn({1, 2, 3}), table.maxn({1, 2, [10] = 3})}"),
 	simple("math/functions", "return {math.floor(3.7), math.ceil(3.2), math.abs(-4), math.max(1, 5, 3), math.min(2, 0), math.fmod(7, 3), math.sqrt(16), math.pow(2, 10)}"),
 	simple("math/huge-pi", "return {tostring(math.huge), tostring(math.pi)}"),

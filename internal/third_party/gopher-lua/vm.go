@@ -574,7 +574,23 @@ func init() {
 			RA := lbase + A
 			B := int(inst & 0x1ff)    //GETB
 			C := int(inst>>9) & 0x1ff //GETC
-			v := L.getField(reg.Get(lbase+B), L.rkValue(C))
+			obj, key := reg.Get(lbase+B), L.rkValue(C)
+			// scriptgen: an array index of a table (ARGV[1], a reply's
+			// fields) is read in place; nil, which a metatable may
+			// answer, and everything else go through getField.
+			var v LValue
+			if tb, ok := obj.(*LTable); ok {
+				if n, ok := key.(LNumber); ok {
+					if i := int(n); float64(i) == float64(n) && uint(i-1) < uint(len(tb.array)) {
+						if v = tb.array[i-1]; v == LNil {
+							v = nil
+						}
+					}
+				}
+			}
+			if v == nil {
+				v = L.getField(obj, key)
+			}
 			// this section is inlined by go-inline
 			// source function is 'func (rg *registry) Set(regi int, vali LValue) ' in '_state.go'
 			{
