@@ -23,7 +23,7 @@ func withoutFast(e *Engine) {
 }
 
 // TestFastCallsMatchFrames runs random snippets (6,000) calling math.floor, ceil,
-// abs, max, min and tonumber, with arguments of every type (numbers that
+// abs, max, min, modf and tonumber, with arguments of every type (numbers that
 // print oddly, numeric and other strings, nil, booleans, tables, none) and
 // in every position (locals, constructors, arguments of other calls,
 // varargs, returns, operands), on an engine with the short cuts and on one
@@ -52,7 +52,7 @@ func TestFastCallsMatchFrames(t *testing.T) {
 		return strings.Join(parts, ", ")
 	}
 	call = func(depth int) string {
-		switch rng.IntN(6) {
+		switch rng.IntN(7) {
 		case 0:
 			return "math.floor(" + args(depth, rng.IntN(3)) + ")"
 		case 1:
@@ -63,6 +63,8 @@ func TestFastCallsMatchFrames(t *testing.T) {
 			return "math.max(" + args(depth, rng.IntN(4)) + ")"
 		case 4:
 			return "math.min(" + args(depth, rng.IntN(4)+1) + ")"
+		case 5:
+			return "math.modf(" + args(depth, rng.IntN(2)+1) + ")"
 		}
 		return "tonumber(" + args(depth, rng.IntN(3)) + ")"
 	}
@@ -75,7 +77,8 @@ func TestFastCallsMatchFrames(t *testing.T) {
 		"math.max(0/0, 1)", "math.max(1, 0/0)", "math.min(0/0, 1)", "math.min(1, 0/0)", "math.max(1, 2, 0/0, 3)",
 		"math.floor(nz)", "math.ceil(-0.5)", "math.abs(nz)", "math.floor(0/0)", "math.floor('3.7')", "math.max(1, '5')",
 		"math.max()", "math.floor()", "math.abs(nil)", "math.min({})", "tonumber('-0')", "tonumber(' 0x10 ')",
-		"tonumber('1e400')", "tonumber(true)", "tonumber()", "tonumber(nil)", "tonumber('10', 16)", "tonumber(nz)"} {
+		"tonumber('1e400')", "tonumber(true)", "tonumber()", "tonumber(nil)", "tonumber('10', 16)", "tonumber(nz)",
+		"math.modf(-0.5)", "math.modf(nz)", "math.modf(-1/0)", "math.modf(0/0)", "math.modf('-2.5')", "math.modf()"} {
 		src := prelude + "local v = " + c + " return show(v)"
 		want, wantErr := slow.Do("EVAL", src, "0")
 		got, gotErr := fast.Do("EVAL", src, "0")
