@@ -240,62 +240,41 @@ func (a *analyzer) narrowCompare(e *ast.RelationalOpExpr, t, f *state, sc *scope
 		lhs, rhs = rhs, lhs
 		op = map[string]string{">": "<", ">=": "<="}[op]
 	}
-	a.narrowNotLess(lhs, rhs, op == "<=", f, sc)
-	if t.dead {
-		return
-	}
-	if !a.peekType(lhs, t, sc).within(tNum) || !a.peekType(rhs, t, sc).within(tNum) {
-		return
-	}
-	// lhs < rhs or lhs <= rhs.
-	x, y := a.numOf(lhs, t, sc), a.numOf(rhs, t, sc)
-	strict := op == "<"
-	a.setNum(lhs, t, sc, func(n num) num {
-		n.nan = false
-		hi := y.hi
-		if strict && n.integral && !math.IsInf(hi, 0) {
-			hi = math.Ceil(hi) - 1
-		}
-		n.hi = math.Min(n.hi, hi)
-		return n
-	})
-	a.setNum(rhs, t, sc, func(n num) num {
-		n.nan = false
-		lo := x.lo
-		if strict && n.integral && !math.IsInf(lo, 0) {
-			lo = math.Floor(lo) + 1
-		}
-		n.lo = math.Max(n.lo, lo)
-		return n
-	})
+	// Where lhs < rhs (lhs <= rhs) did not hold, rhs <= lhs (rhs < lhs)
+	// holds unless one of them is NaN.
+	a.narrowOrder(lhs, rhs, op == "<", true, t, sc)
+	a.narrowOrder(rhs, lhs, op == "<=", false, f, sc)
 }
 
-// narrowNotLess narrows the numbers of lhs < rhs (lhs <= rhs when
-// orEqual) where it did not hold (st): rhs <= lhs (rhs < lhs), or a NaN.
-// Each side's bound comes from the other only when the other cannot be
-// NaN, and neither loses its NaN.
-func (a *analyzer) narrowNotLess(lhs, rhs ast.Expr, orEqual bool, st *state, sc *scope) {
-	if st.dead || !a.peekType(lhs, st, sc).within(tNum) || !a.peekType(rhs, st, sc).within(tNum) {
+// narrowOrder narrows the numbers of lo < hi (lo <= hi unless strict) at
+// st, where that order holds: it held, and then neither is NaN; or it is
+// what a failed comparison leaves (held false), which a NaN also leaves,
+// so that a side gets its bound from the other only when the other cannot
+// be NaN, and neither loses its NaN.
+func (a *analyzer) narrowOrder(lo, hi ast.Expr, strict, held bool, st *state, sc *scope) {
+	if st.dead || !a.peekType(lo, st, sc).within(tNum) || !a.peekType(hi, st, sc).within(tNum) {
 		return
 	}
-	x, y := a.numOf(lhs, st, sc), a.numOf(rhs, st, sc)
-	if !y.nan {
-		a.setNum(lhs, st, sc, func(n num) num {
-			lo := y.lo
-			if orEqual && n.integral && !math.IsInf(lo, 0) {
-				lo = math.Floor(lo) + 1
+	x, y := a.numOf(lo, st, sc), a.numOf(hi, st, sc)
+	if held || !y.nan {
+		a.setNum(lo, st, sc, func(n num) num {
+			n.nan = n.nan && !held
+			bound := y.hi
+			if strict && n.integral && !math.IsInf(bound, 0) {
+				bound = math.Ceil(bound) - 1
 			}
-			n.lo = math.Max(n.lo, lo)
+			n.hi = math.Min(n.hi, bound)
 			return n
 		})
 	}
-	if !x.nan {
-		a.setNum(rhs, st, sc, func(n num) num {
-			hi := x.hi
-			if orEqual && n.integral && !math.IsInf(hi, 0) {
-				hi = math.Ceil(hi) - 1
+	if held || !x.nan {
+		a.setNum(hi, st, sc, func(n num) num {
+			n.nan = n.nan && !held
+			bound := x.lo
+			if strict && n.integral && !math.IsInf(bound, 0) {
+				bound = math.Floor(bound) + 1
 			}
-			n.hi = math.Min(n.hi, hi)
+			n.lo = math.Max(n.lo, bound)
 			return n
 		})
 	}
