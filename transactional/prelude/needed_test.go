@@ -59,6 +59,10 @@ func TestNeeded(t *testing.T) {
 			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
 		{"capped by a bound that may be NaN", true, "local n, m = tonumber(ARGV[1]), math.min(tonumber(ARGV[2]) or 0, 1000) if not n or n % 1 ~= 0 then return 0 end if n > m then n = 1000 end " +
 			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
+		{"a floor from a bound that may be NaN", true, "local n, m = tonumber(ARGV[1]), math.max(tonumber(ARGV[2]) or 0, 1) if not n or n % 1 ~= 0 or n > 1000 then return 0 end if n < m then return 0 end " +
+			"redis.call('ZADD', KEYS[1], 1, 'a') redis.call('PEXPIRE', KEYS[1], n) return 1"},
+		{"the same from a bound that is a number", false, "local n, m = tonumber(ARGV[1]), 1 if not n or n % 1 ~= 0 or n > 1000 then return 0 end if n < m then return 0 end " +
+			"redis.call('ZADD', KEYS[1], 1, 'a') redis.call('PEXPIRE', KEYS[1], n) return 1"},
 		{"a cap that is not a comparison's failed side", true, "local n = tonumber(ARGV[1]) if not n or n % 1 ~= 0 then return 0 end if n < 1000 then n = 1000 end " +
 			"redis.call('ZADD', KEYS[1], 1, 'a') if n > 0 then redis.call('PEXPIRE', KEYS[1], n) end return 1"},
 		{"PEXPIRE of math.modf of a bounded number", false, "local n = tonumber(ARGV[1]) if not (n and n >= 1.5 and n <= 1000.5) then return 0 end local m = math.modf(n) " +
