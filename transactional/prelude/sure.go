@@ -170,19 +170,12 @@ func (a *analyzer) numOf(e ast.Expr, st *state, sc *scope) num {
 			args[i] = a.numOf(arg, st, sc)
 		}
 		switch key.Value {
-		case "floor", "ceil":
+		case "floor", "ceil", "modf": // modf's first result, truncated, lies between the two
 			if len(args) != 1 {
 				break
 			}
 			x := args[0]
 			return num{lo: math.Floor(x.lo), hi: math.Ceil(x.hi), nan: x.nan, integral: true}
-		case "modf":
-			// Its first result: x truncated toward zero, which keeps order.
-			if len(args) != 1 {
-				break
-			}
-			x := args[0]
-			return num{lo: math.Trunc(x.lo), hi: math.Trunc(x.hi), nan: x.nan, integral: true}
 		case "min", "max":
 			// Lua 5.1 keeps the first argument and replaces it with each
 			// later one that compares less (min) or greater (max): a NaN
