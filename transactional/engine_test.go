@@ -1,11 +1,9 @@
 package transactional
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"math/rand"
 	"reflect"
@@ -295,52 +293,6 @@ func TestLog(t *testing.T) {
 	mustDo(t, e, "EVAL", "redis.log(redis.LOG_WARNING, 'a', 1); redis.log(redis.LOG_DEBUG, 'b')", "0")
 	if want := []string{"3:a 1", "0:b"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("log = %q, want %q", got, want)
-	}
-}
-
-func TestServe(t *testing.T) {
-	for _, tt := range []struct {
-		args []string
-		code int
-		err  string
-	}{
-		{[]string{"-addr", "0.0.0.0:0"}, 2, "non-loopback"},
-		{[]string{"-bogus"}, 2, "flag provided but not defined"},
-		{[]string{"extra"}, 2, "unexpected argument"},
-	} {
-		var out, errb bytes.Buffer
-		if code := Serve(context.Background(), tt.args, &out, &errb); code != tt.code || !strings.Contains(errb.String(), tt.err) {
-			t.Errorf("serve %q = %d, stderr %q", tt.args, code, errb.String())
-		}
-	}
-
-	ctx, cancel := context.WithCancel(context.Background())
-	pr, pw := io.Pipe()
-	done := make(chan int, 1)
-	go func() {
-		done <- Serve(ctx, []string{"-addr", "127.0.0.1:0", "-requirepass", "pw"}, pw, io.Discard)
-		pw.Close()
-	}()
-	line := make([]byte, 128)
-	n, _ := pr.Read(line)
-	addr, ok := strings.CutPrefix(strings.TrimSpace(string(line[:n])), "scriptgen serve: listening on ")
-	if !ok {
-		t.Fatalf("serve printed %q", line[:n])
-	}
-	c := redis.NewClient(&redis.Options{Addr: addr, Password: "pw"})
-	defer c.Close()
-	if got, err := c.Eval(context.Background(), "return cjson.encode({})", nil).Result(); err != nil || got != "{}" {
-		t.Errorf("EVAL over serve: %v, %v", got, err)
-	}
-	cancel()
-	go io.Copy(io.Discard, pr)
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Errorf("serve exited %d", code)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop when its context was cancelled")
 	}
 }
 

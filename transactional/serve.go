@@ -2,61 +2,60 @@ package transactional
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"io"
 	"net"
+	"time"
 )
 
-// ServeUsage is the help text of "scriptgen serve".
-const ServeUsage = `usage: scriptgen serve [-addr 127.0.0.1:6390] [-requirepass PASSWORD] [-time-limit 5s] [-allow-remote]
+// Config is what Serve needs to run the engine as a RESP server.
+type Config struct {
+	// Addr is the address to listen on, host:port; port 0 picks a free
+	// one. An empty host is every interface, so it needs AllowRemote.
+	Addr string
+	// Password, when set, is required with AUTH from every connection.
+	Password string
+	// TimeLimit stops scripts that run longer; 0 lets them run forever,
+	// as for WithTimeLimit.
+	TimeLimit time.Duration
+	// AllowRemote lets Addr be a non-loopback address. Off by default
+	// because the engine has no TLS and no ACLs: it is meant for one
+	// machine's tools and tests.
+	AllowRemote bool
+	// Ready, when set, is called once with the address Serve listens on,
+	// which tells the caller the port chosen for a port of 0.
+	Ready func(addr net.Addr)
+}
 
-Serve the embedded engine (miniredis plus scriptgen's Redis-7-faithful Lua
-sandbox: EVAL, EVALSHA, EVAL_RO, SCRIPT, FUNCTION, FCALL) as a RESP server, so
-redis-cli, go-redis or any client can use it. It serves until interrupted.
+// NotLoopbackError is Serve's error for a non-loopback Config.Addr without
+// Config.AllowRemote.
+type NotLoopbackError struct{ Addr string }
 
-Flags:
-  -addr ADDR           address to listen on (default 127.0.0.1:6390)
-  -requirepass PW      require AUTH PW from every connection
-  -time-limit D        stop scripts that run longer than D (default 5s, 0: never)
-  -allow-remote        allow binding to a non-loopback address
-`
+func (e *NotLoopbackError) Error() string {
+	return fmt.Sprintf("refusing to listen on non-loopback address %q without AllowRemote", e.Addr)
+}
 
-// Serve runs "scriptgen serve": it listens until ctx is cancelled and
-// returns the exit code (0 served, 2 bad usage or cannot listen).
-func Serve(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	addr := fs.String("addr", "127.0.0.1:6390", "")
-	pass := fs.String("requirepass", "", "")
-	limit := fs.Duration("time-limit", DefaultTimeLimit, "")
-	remote := fs.Bool("allow-remote", false, "")
-	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(stderr, "scriptgen serve: %v\n%s", err, ServeUsage)
-		return 2
+// Serve runs a fresh engine, in real time, as a RESP server on cfg.Addr
+// until ctx is cancelled, then closes it. It returns an error only when it
+// cannot start listening: a *NotLoopbackError, or the listener's error.
+func Serve(ctx context.Context, cfg Config) error {
+	if !cfg.AllowRemote && !isLoopback(cfg.Addr) {
+		return &NotLoopbackError{cfg.Addr}
 	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "scriptgen serve: unexpected argument %q\n%s", fs.Arg(0), ServeUsage)
-		return 2
-	}
-	if !*remote && !isLoopback(*addr) {
-		fmt.Fprintf(stderr, "scriptgen serve: refusing to listen on non-loopback address %q without -allow-remote\n", *addr)
-		return 2
-	}
-	opts := []Option{WithTimeLimit(*limit), WithRealTime()}
-	if *pass != "" {
-		opts = append(opts, WithPassword(*pass))
+	opts := []Option{WithTimeLimit(cfg.TimeLimit), WithRealTime()}
+	if cfg.Password != "" {
+		opts = append(opts, WithPassword(cfg.Password))
 	}
 	e := New(opts...)
 	defer e.Close()
-	a, err := e.Listen(*addr)
+	a, err := e.Listen(cfg.Addr)
 	if err != nil {
-		fmt.Fprintf(stderr, "scriptgen serve: %v\n", err)
-		return 2
+		return err
 	}
-	fmt.Fprintf(stdout, "scriptgen serve: listening on %s\n", a)
+	if cfg.Ready != nil {
+		cfg.Ready(a)
+	}
 	<-ctx.Done()
-	return 0
+	return nil
 }
 
 // isLoopback reports whether addr's host is a loopback address. An empty

@@ -53,11 +53,21 @@ func TestServe(t *testing.T) {
 	}
 }
 
-func TestServeRefusesRemoteBind(t *testing.T) {
-	var stderr strings.Builder
-	code := RunContext(context.Background(), []string{"serve", "-addr", "0.0.0.0:0"}, nil, io.Discard, &stderr)
-	if code != ExitUsage || !strings.Contains(stderr.String(), "non-loopback") {
-		t.Errorf("code %d stderr %q", code, stderr.String())
+func TestServeUsageErrors(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"-addr", "0.0.0.0:0"}, `refusing to listen on non-loopback address "0.0.0.0:0" without -allow-remote`},
+		{[]string{"-bogus"}, "flag provided but not defined"},
+		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"-addr", "127.0.0.1:-1"}, "scriptgen serve: listen tcp"},
+	} {
+		var stderr strings.Builder
+		code := RunContext(context.Background(), append([]string{"serve"}, tt.args...), nil, io.Discard, &stderr)
+		if code != ExitUsage || !strings.Contains(stderr.String(), tt.err) {
+			t.Errorf("serve %q: code %d stderr %q", tt.args, code, stderr.String())
+		}
 	}
 }
 
