@@ -1,6 +1,6 @@
 // Package crcgen generates Go source for table-driven CRCs of up to 64 bits
-// and implements the `scriptgen crc` command, which also verifies the CRC64
-// trailer of RDB files.
+// and verifies the CRC64 trailer of RDB files; `scriptgen crc` (internal/cli)
+// is its command line.
 //
 // Generate renders, for any Rocksoft-model parameters with refin = refout,
 // slicing-by-8 tables, a combine cache and the Update, Checksum, Combine and
@@ -13,4 +13,9 @@
 // Package crc renders its own tables with this package (go generate), and the
 // output is deterministic so a test can compare the checked-in files with a
 // fresh render.
+//
+// It returns source as bytes and reports as values: it parses no flags,
+// chooses no exit codes and writes no files, which is internal/cli's work
+// (or, for package crc's own tables, crc/internal/gentables'). It may import
+// package crc, whose CRC64 checks RDB files, and nothing else of scriptgen's.
 package crcgen

@@ -68,11 +68,6 @@ func (r *RDBReport) Lines() []string {
 	return l
 }
 
-type unreadableError struct{ err error }
-
-func (e *unreadableError) Error() string { return e.err.Error() }
-func (e *unreadableError) Unwrap() error { return e.err }
-
 // rdbMinSize is "REDIS", four version digits, the EOF opcode and the trailer.
 const rdbMinSize = 9 + 1 + 8
 
@@ -81,31 +76,31 @@ const rdbMinSize = 9 + 1 + 8
 func VerifyRDB(path string) (*RDBReport, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, &unreadableError{err}
+		return nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, &unreadableError{err}
+		return nil, err
 	}
 	r := &RDBReport{Size: st.Size()}
 	if r.Size < rdbMinSize {
-		return nil, &unreadableError{fmt.Errorf("%s: %d bytes is too short for an RDB file", path, r.Size)}
+		return nil, fmt.Errorf("%s: %d bytes is too short for an RDB file", path, r.Size)
 	}
 	var head [9]byte
 	var tail [9]byte
 	if _, err := f.ReadAt(head[:], 0); err != nil {
-		return nil, &unreadableError{err}
+		return nil, err
 	}
 	if _, err := f.ReadAt(tail[:], r.Size-9); err != nil {
-		return nil, &unreadableError{err}
+		return nil, err
 	}
 	r.Magic = string(head[:5]) == "REDIS"
 	r.Version = string(head[5:9])
 	r.EOF = tail[0] == 0xff
 	r.Stored = binary.LittleEndian.Uint64(tail[1:])
 	if r.Computed, err = parallelCRC64(f, r.Size-8); err != nil {
-		return nil, &unreadableError{err}
+		return nil, err
 	}
 	if !r.Disabled() && r.Stored != r.Computed {
 		r.Damage = locate(r.Stored^r.Computed, r.Size-8)

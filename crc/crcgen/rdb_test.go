@@ -49,8 +49,22 @@ func verifyBytes(t *testing.T, b []byte) (int, string) {
 	if err := os.WriteFile(path, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := run("-verify-rdb", path)
-	return code, out + errOut
+	return verifyFile(path)
+}
+
+// verifyFile reports as `scriptgen crc -verify-rdb` does: the report's
+// lines or VerifyRDB's error, and 0 for a file that passes, 1 for a damaged
+// one, 2 for one that cannot be read.
+func verifyFile(path string) (int, string) {
+	r, err := VerifyRDB(path)
+	if err != nil {
+		return 2, err.Error()
+	}
+	out := strings.Join(r.Lines(), "\n")
+	if !r.OK() {
+		return 1, out
+	}
+	return 0, out
 }
 
 func TestVerifyRDB(t *testing.T) {

@@ -1,5 +1,9 @@
 // Command gentables renders package crc's table files; go generate runs it in
 // the crc directory.
+//
+// It is a program of its own, not part of scriptgen's CLI, so it writes its
+// output files itself: go generate needs a command that leaves the tables in
+// place, and the list it renders (crc/internal/tablespec) is internal to crc.
 package main
 
 import (

@@ -1,17 +1,17 @@
-package crcgen
+package cli
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/scriptgen/scriptgen/crc/crcgen"
 )
 
-// Usage is the help text of `scriptgen crc`.
-const Usage = `usage: scriptgen crc -width W -poly P [-reflect] [-init I] [-xorout X] [-slices 8|16] -name N -pkg P [-o FILE]
+const crcUsage = `usage: scriptgen crc -width W -poly P [-reflect] [-init I] [-xorout X] [-slices 8|16] -name N -pkg P [-o FILE]
        scriptgen crc -verify-rdb FILE
 
 The first form writes Go source for a CRC of up to 64 bits: slicing
@@ -44,11 +44,22 @@ Exit status: 0 success, 1 checksum mismatch or damaged file, 2 bad usage or
 unreadable input.
 `
 
-// Command runs `scriptgen crc` with args (without the subcommand name).
-func Command(args []string, stdout, stderr io.Writer) int {
+func init() {
+	register(&command{name: "crc", summary: "emit CRC tables as Go source, verify RDB files", usage: crcUsage,
+		run: func(e *env, args []string) int {
+			code := crcCommand(args, e.stdout, e.stderr)
+			if len(args) == 1 && (args[0] == "-h" || args[0] == "-help") {
+				return ExitOK
+			}
+			return code
+		}})
+}
+
+// crcCommand runs `scriptgen crc` with args (without the subcommand name).
+func crcCommand(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("crc", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, Usage) }
+	fs.Usage = func() { fmt.Fprint(stderr, crcUsage) }
 	var (
 		width   = fs.Int("width", 0, "")
 		poly    = fs.String("poly", "", "")
@@ -66,7 +77,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if fs.NArg() > 0 {
-		return usageError(stderr, "unexpected argument %q", fs.Arg(0))
+		return crcUsageError(stderr, "unexpected argument %q", fs.Arg(0))
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -74,7 +85,7 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	if set["verify-rdb"] {
 		for n := range set {
 			if n != "verify-rdb" {
-				return usageError(stderr, "-verify-rdb takes no other flags (got -%s)", n)
+				return crcUsageError(stderr, "-verify-rdb takes no other flags (got -%s)", n)
 			}
 		}
 		return verifyRDBCommand(*rdb, stdout, stderr)
@@ -87,9 +98,9 @@ func Command(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if len(missing) > 0 {
-		return usageError(stderr, "missing %s", strings.Join(missing, ", "))
+		return crcUsageError(stderr, "missing %s", strings.Join(missing, ", "))
 	}
-	p := Params{Name: *name, Pkg: *pkg, Width: *width, Reflect: *reflect, Slices: *slices}
+	p := crcgen.Params{Name: *name, Pkg: *pkg, Width: *width, Reflect: *reflect, Slices: *slices}
 	for _, v := range []struct {
 		flag string
 		s    string
@@ -97,13 +108,13 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	}{{"poly", *poly, &p.Poly}, {"init", *init, &p.Init}, {"xorout", *xorout, &p.XorOut}} {
 		n, err := strconv.ParseUint(v.s, 0, 64)
 		if err != nil {
-			return usageError(stderr, "-%s %q: not a number", v.flag, v.s)
+			return crcUsageError(stderr, "-%s %q: not a number", v.flag, v.s)
 		}
 		*v.dst = n
 	}
-	src, err := Generate(p)
+	src, err := crcgen.Generate(p)
 	if err != nil {
-		return usageError(stderr, "%v", err)
+		return crcUsageError(stderr, "%v", err)
 	}
 	if *out == "" {
 		_, err = stdout.Write(src)
@@ -117,16 +128,15 @@ func Command(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func usageError(stderr io.Writer, format string, args ...any) int {
+func crcUsageError(stderr io.Writer, format string, args ...any) int {
 	fmt.Fprintf(stderr, "scriptgen crc: "+format+"\n", args...)
 	fmt.Fprint(stderr, "run 'scriptgen help crc' for usage\n")
 	return 2
 }
 
 func verifyRDBCommand(path string, stdout, stderr io.Writer) int {
-	r, err := VerifyRDB(path)
-	var ue *unreadableError
-	if errors.As(err, &ue) {
+	r, err := crcgen.VerifyRDB(path)
+	if err != nil {
 		fmt.Fprintf(stderr, "scriptgen crc: %v\n", err)
 		return 2
 	}
