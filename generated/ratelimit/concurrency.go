@@ -12,11 +12,13 @@ var concurrencyScript = &script{
 	fn:   "ratelimit_concurrency",
 	name: "concurrency",
 	ro:   false,
-	sha:  "d32cc7ab5fbd86f44d5655c15cf7f2de2ad5b1de",
+	sha:  "250f6787c6a01095063402c0e414c9ce633eb46d",
 	src: `--! name: concurrency
---! doc: Concurrent requests limiter (Stripe's): at most limit requests in
---! doc: flight at once. A request acquires a slot under its own id, releases
---! doc: it when done, and a slot whose holder died frees itself after ttl_ms.
+--! doc: Concurrent requests limiter: at most limit requests in flight at
+--! doc: once. A request acquires a slot under its own id, releases it when
+--! doc: done, and a slot whose holder died frees itself after ttl_ms. Stripe's,
+--! doc: from "Scaling your API with rate limiters"
+--! doc: (https://stripe.com/blog/rate-limiters).
 --! key: slots = rl:{id}:concurrency  sorted set: request id → when its slot expires (ms)
 --! arg: limit int         slots (> 0)
 --! arg: request_id string unique per request; acquiring it again extends its slot
@@ -25,11 +27,12 @@ var concurrencyScript = &script{
 --! arg: now_ms int?       omitted: the server's TIME
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --
--- Stripe's published limiter drops stale entries by score, then counts with
--- ZCARD; here the live slots are counted by score (ZCOUNT) and the stale
--- ones swept after, so that every read comes before every write. Per-request
--- expiry (the score) is what lets a crashed worker's slot come back without
--- any cleanup process.
+-- Stripe's published limiter
+-- (https://gist.github.com/ptarjan/e38f45f2dfe601419ca3af937fff574d) drops
+-- stale entries by score, then counts with ZCARD; here the live slots are
+-- counted by score (ZCOUNT) and the stale ones swept after, so that every
+-- read comes before every write. Per-request expiry (the score) is what lets
+-- a crashed worker's slot come back without any cleanup process.
 --
 -- A release answers allowed = 1 when the id held a slot and 0 when it did
 -- not (already released or expired): a caller seeing 0 learns its work ran
@@ -213,9 +216,11 @@ func (c ConcurrencyCmd) Result() (ConcurrencyResult, error) {
 
 // Concurrency runs concurrency and decodes its reply.
 //
-// Concurrent requests limiter (Stripe's): at most limit requests in
-// flight at once. A request acquires a slot under its own id, releases
-// it when done, and a slot whose holder died frees itself after ttl_ms.
+// Concurrent requests limiter: at most limit requests in flight at
+// once. A request acquires a slot under its own id, releases it when
+// done, and a slot whose holder died frees itself after ttl_ms. Stripe's,
+// from "Scaling your API with rate limiters"
+// (https://stripe.com/blog/rate-limiters).
 //
 // On a pipeline the reply comes after Exec: use ConcurrencyCmd.
 func (s *Scripts) Concurrency(ctx context.Context, c Scripter, keys ConcurrencyKeys, args ConcurrencyArgs) (ConcurrencyResult, error) {

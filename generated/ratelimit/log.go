@@ -12,20 +12,22 @@ var logScript = &script{
 	fn:   "ratelimit_log",
 	name: "log",
 	ro:   false,
-	sha:  "af4033f472a8cb842e2c207242879a8b18134355",
+	sha:  "a4ec424662393d129e542bff6bbc4c1ff2df0979",
 	src: `--! name: log
---! doc: Sliding log (seed 003, fixed): every admitted request is a sorted-set
---! doc: entry scored by its time, and a request passes when each key has fewer
---! doc: than its limit entries inside its window. Several keys, each with its
---! doc: own window and limit (a client and the resource it shares), are
---! doc: charged all or nothing: one refusal refuses the request everywhere.
+--! doc: Sliding log: every admitted request is a sorted-set entry scored by
+--! doc: its time, and a request passes when each key has fewer than its limit
+--! doc: entries inside its window. Several keys, each with its own window and
+--! doc: limit (a client and the resource it shares), are charged all or
+--! doc: nothing: one refusal refuses the request everywhere. The sorted set of
+--! doc: "Building a sliding window rate limiter with Redis"
+--! doc: (https://engagor.github.io/blog/2017/05/02/sliding-window-rate-limiter-redis/), fixed.
 --! key: logs... = rl:{tag}:log:<party>  one sorted set per limited party, all in one slot
 --! arg: limits json       [[window_ms, limit], …]: one pair per key, in KEYS order
 --! arg: cost int = 1      entries this request adds to each log (0 only looks)
 --! arg: now_ms int?       omitted: the server's TIME
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --
--- Seed 003 adds the request before knowing whether it passes, so refused
+-- That article's script adds the request before knowing whether it passes, so refused
 -- requests fill the log and a client that keeps retrying is locked out for
 -- good; it uses the time as the member too, so two requests in the same
 -- microsecond count once. Here a request is added only when every key admits
@@ -232,11 +234,13 @@ func (c LogCmd) Result() (LogResult, error) {
 
 // Log runs log and decodes its reply.
 //
-// Sliding log (seed 003, fixed): every admitted request is a sorted-set
-// entry scored by its time, and a request passes when each key has fewer
-// than its limit entries inside its window. Several keys, each with its
-// own window and limit (a client and the resource it shares), are
-// charged all or nothing: one refusal refuses the request everywhere.
+// Sliding log: every admitted request is a sorted-set entry scored by
+// its time, and a request passes when each key has fewer than its limit
+// entries inside its window. Several keys, each with its own window and
+// limit (a client and the resource it shares), are charged all or
+// nothing: one refusal refuses the request everywhere. The sorted set of
+// "Building a sliding window rate limiter with Redis"
+// (https://engagor.github.io/blog/2017/05/02/sliding-window-rate-limiter-redis/), fixed.
 //
 // On a pipeline the reply comes after Exec: use LogCmd.
 func (s *Scripts) Log(ctx context.Context, c Scripter, keys LogKeys, args LogArgs) (LogResult, error) {

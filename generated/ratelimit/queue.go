@@ -12,18 +12,20 @@ var queueScript = &script{
 	fn:   "ratelimit_queue",
 	name: "queue",
 	ro:   false,
-	sha:  "7d9a06e3d76ff29eeb8b369f7dffbcc347f67f33",
+	sha:  "2636e6c294e1567939af220ae1978ed30496654d",
 	src: `--! name: queue
---! doc: Request-coupled leaky bucket (seed 004): a request is admitted by being
---! doc: appended to a bounded stream, and only while the stream holds fewer
---! doc: than limit entries. Consumers drain it at their own pace (XREADGROUP,
---! doc: then XACK and XDEL), so the rate is whatever they can process.
+--! doc: Request-coupled leaky bucket: a request is admitted by being appended
+--! doc: to a bounded stream, and only while the stream holds fewer than limit
+--! doc: entries. Consumers drain it at their own pace (XREADGROUP, then XACK
+--! doc: and XDEL), so the rate is whatever they can process. The bounded
+--! doc: stream of the Zewtopia workshop's rate limiting page
+--! doc: (https://github.com/owentechnologist/zewtopia_wrkshop_scripts/blob/master/rate_limiting.md).
 --! key: queue = rl:{id}:queue  the stream of admitted requests
 --! arg: limit int         the most entries waiting or in work (> 0)
 --! arg: fields string...  field value pairs of the request, stored in its entry
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int, id string
 --
--- The seed compares XLEN with == and would let a stream that grew past the
+-- The workshop's script compares XLEN with == and would let a stream that grew past the
 -- limit by other means accept again; here it is <. Its length counts what
 -- consumers have not deleted, so a consumer deletes an entry once done (the
 -- Go helper acknowledges and deletes together), and work claimed by a
@@ -132,10 +134,12 @@ func (c QueueCmd) Result() (QueueResult, error) {
 
 // Queue runs queue and decodes its reply.
 //
-// Request-coupled leaky bucket (seed 004): a request is admitted by being
-// appended to a bounded stream, and only while the stream holds fewer
-// than limit entries. Consumers drain it at their own pace (XREADGROUP,
-// then XACK and XDEL), so the rate is whatever they can process.
+// Request-coupled leaky bucket: a request is admitted by being appended
+// to a bounded stream, and only while the stream holds fewer than limit
+// entries. Consumers drain it at their own pace (XREADGROUP, then XACK
+// and XDEL), so the rate is whatever they can process. The bounded
+// stream of the Zewtopia workshop's rate limiting page
+// (https://github.com/owentechnologist/zewtopia_wrkshop_scripts/blob/master/rate_limiting.md).
 //
 // On a pipeline the reply comes after Exec: use QueueCmd.
 func (s *Scripts) Queue(ctx context.Context, c Scripter, keys QueueKeys, args QueueArgs) (QueueResult, error) {

@@ -1,11 +1,13 @@
 --! name: window
---! doc: Sliding and fixed windows (seed 001, part 2): several limits at once,
---! doc: each [duration_ms, limit, precision_ms?]. A limit with a precision
---! doc: slides in steps of precision_ms, counted in sub-buckets; without one it
---! doc: is a fixed window aligned to the epoch. All limits of one identifier
---! doc: live in one hash. Several identifiers (user and IP) are checked and
---! doc: charged together: a request passes only if every limit of every
---! doc: identifier has room for its cost.
+--! doc: Sliding and fixed windows: several limits at once, each
+--! doc: [duration_ms, limit, precision_ms?]. A limit with a precision slides in
+--! doc: steps of precision_ms, counted in sub-buckets; without one it is a
+--! doc: fixed window aligned to the epoch. All limits of one identifier live in
+--! doc: one hash. Several identifiers (user and IP) are checked and charged
+--! doc: together: a request passes only if every limit of every identifier has
+--! doc: room for its cost. After Josiah Carlson's "Introduction to rate
+--! doc: limiting with Redis [Part 2]"
+--! doc: (https://www.binpress.com/tutorial/introduction-to-rate-limiting-with-redis-part-2/166).
 --! key: ids... = rl:{tag}:window:<id>  one hash per identifier, all in one slot ({tag})
 --! arg: limits json       [[duration_ms, limit, precision_ms?], …], at least one
 --! arg: cost int = 1      weight of this request (0 only looks)
@@ -20,9 +22,9 @@
 -- "r<d>:<p>:<s>" is "<n>:<count>" for sub-bucket n (time / p) in slot
 -- s = n mod ceil(d / p); and "t", the time of the last admitted request.
 --
--- Two passes, as the seed teaches: the first reads every limit of every
+-- Two passes, as the article teaches: the first reads every limit of every
 -- identifier and decides; only when all pass does the second charge them, so
--- refused requests are never counted. Where the seed goes wrong, this differs:
+-- refused requests are never counted. Where its script goes wrong, this differs:
 -- - it compares the oldest sub-bucket's number with the time ("don't write in
 --   the past") and refuses every request once they drift apart; here a clock
 --   behind "t" is taken as "t", so sub-buckets are never written behind the
@@ -32,7 +34,7 @@
 --   short range is one HMGET and a long one a single HGETALL;
 -- - times are milliseconds everywhere, so EXPIRE's seconds cannot be mixed in.
 -- A request counts until its sub-bucket leaves the window: for between
--- duration - precision and duration, the seed's trade of accuracy for memory;
+-- duration - precision and duration, the article's trade of accuracy for memory;
 -- a duration that is not a multiple of its precision is rounded up to whole
 -- sub-buckets.
 --

@@ -39,8 +39,9 @@ function test_several_limits_at_once()
 end
 
 function test_only_admitted_requests_count()
-  -- Seed 001's lesson: 1 a second and 3 per 10 s, asked every 100 ms for
-  -- 3 s, admits 3. Counting refusals would fill the 10 s limit at once.
+  -- The lesson of "Introduction to rate limiting with Redis [Part 2]":
+  -- 1 a second and 3 per 10 s, asked every 100 ms for 3 s, admits 3.
+  -- Counting refusals would fill the 10 s limit at once.
   local l = '[[10000,3,1000],[1000,1]]'
   local admitted = 0
   for i = 0, 29 do

@@ -2,7 +2,8 @@
 --! doc: redis-cell's CL.THROTTLE as a script, for servers that cannot load
 --! doc: modules: `CL.THROTTLE key max_burst count period [quantity]` with the
 --! doc: module's exact reply. count requests per period seconds, bursts of up
---! doc: to max_burst + 1; quantity 0 only looks.
+--! doc: to max_burst + 1; quantity 0 only looks. The module is redis-cell
+--! doc: (https://github.com/brandur/redis-cell).
 --! key: key = rl:{id}:cl  string: the theoretical arrival time, in µs since the epoch
 --! arg: max_burst int     (>= 0); the limit is max_burst + 1
 --! arg: count int         requests per period (> 0)

@@ -1,8 +1,10 @@
 --! name: credits
---! doc: Credits of a shared resource (seed 004's strategy 2): credits units
---! doc: per timeframe of window_ms, whoever asks first gets them. A timeframe
---! doc: starts with the first request after the last one ended, and when the
---! doc: credits run out everyone waits for the next. One key per resource.
+--! doc: Credits of a shared resource: credits units per timeframe of
+--! doc: window_ms, whoever asks first gets them. A timeframe starts with the
+--! doc: first request after the last one ended, and when the credits run out
+--! doc: everyone waits for the next. One key per resource. Strategy #2 of the
+--! doc: Zewtopia workshop's rate limiting page
+--! doc: (https://github.com/owentechnologist/zewtopia_wrkshop_scripts/blob/master/rate_limiting.md).
 --! key: pool = rl:{resource}:credits  hash {s = timeframe start ms, u = credits used}
 --! arg: credits int       credits per timeframe (> 0)
 --! arg: window_ms int     the timeframe's length (> 0)
@@ -10,7 +12,7 @@
 --! arg: now_ms int?       omitted: the server's TIME, which every client shares
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --
--- Seed 004 keeps a sorted set of every request and reads TIME into a helper
+-- The workshop keeps a sorted set of every request and reads TIME into a helper
 -- key built inside the script (a second, undeclared key: unsafe on Cluster),
 -- counts refused requests into nothing but compares with ==, so a pool that
 -- somehow went over its limit admits again. Here the pool is two numbers:

@@ -2,7 +2,9 @@
 --! doc: Uniform rate limiter (a gate): each caller may pass once per interval.
 --! doc: The first call creates the gate key with a TTL of one interval; while it
 --! doc: lives every call is refused and told how long to wait. One key per
---! doc: caller and resource, e.g. "gate:{user42}:feeding".
+--! doc: caller and resource, e.g. "gate:{user42}:feeding". Strategy #1 of the
+--! doc: Zewtopia workshop's rate limiting page
+--! doc: (https://github.com/owentechnologist/zewtopia_wrkshop_scripts/blob/master/rate_limiting.md), made exact.
 --! key: gate = gate:{caller}:<resource>  the caller's gate; exists while the caller must wait
 --! arg: interval_ms int   how long a pass closes the gate, in milliseconds (> 0)
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
@@ -14,7 +16,7 @@
 -- Unlike the other limiters the gate takes no now_ms: its state is the key's
 -- TTL, which only the server's clock runs down.
 --
--- Seed 004's version checks TTL > 0 and then SETs with PX. TTL is rounded to
+-- The workshop's version checks TTL > 0 and then SETs with PX. TTL is rounded to
 -- whole seconds, so in the last half second of a gate TTL reports 0 and a
 -- second caller slips through early; and a gate key left without an expiry
 -- (TTL -1) would admit everyone forever. SET NX PX decides in one command and

@@ -1,14 +1,16 @@
 --! name: queue
---! doc: Request-coupled leaky bucket (seed 004): a request is admitted by being
---! doc: appended to a bounded stream, and only while the stream holds fewer
---! doc: than limit entries. Consumers drain it at their own pace (XREADGROUP,
---! doc: then XACK and XDEL), so the rate is whatever they can process.
+--! doc: Request-coupled leaky bucket: a request is admitted by being appended
+--! doc: to a bounded stream, and only while the stream holds fewer than limit
+--! doc: entries. Consumers drain it at their own pace (XREADGROUP, then XACK
+--! doc: and XDEL), so the rate is whatever they can process. The bounded
+--! doc: stream of the Zewtopia workshop's rate limiting page
+--! doc: (https://github.com/owentechnologist/zewtopia_wrkshop_scripts/blob/master/rate_limiting.md).
 --! key: queue = rl:{id}:queue  the stream of admitted requests
 --! arg: limit int         the most entries waiting or in work (> 0)
 --! arg: fields string...  field value pairs of the request, stored in its entry
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int, id string
 --
--- The seed compares XLEN with == and would let a stream that grew past the
+-- The workshop's script compares XLEN with == and would let a stream that grew past the
 -- limit by other means accept again; here it is <. Its length counts what
 -- consumers have not deleted, so a consumer deletes an entry once done (the
 -- Go helper acknowledges and deletes together), and work claimed by a

@@ -7,7 +7,8 @@ local function ratelimit_cl_throttle(KEYS, ARGV)
 --! doc: redis-cell's CL.THROTTLE as a script, for servers that cannot load
 --! doc: modules: `CL.THROTTLE key max_burst count period [quantity]` with the
 --! doc: module's exact reply. count requests per period seconds, bursts of up
---! doc: to max_burst + 1; quantity 0 only looks.
+--! doc: to max_burst + 1; quantity 0 only looks. The module is redis-cell
+--! doc: (https://github.com/brandur/redis-cell).
 --! key: key = rl:{id}:cl  string: the theoretical arrival time, in µs since the epoch
 --! arg: max_burst int     (>= 0); the limit is max_burst + 1
 --! arg: count int         requests per period (> 0)
@@ -117,9 +118,11 @@ redis.register_function{function_name='ratelimit_cl_throttle', callback=ratelimi
 -- concurrency
 local function ratelimit_concurrency(KEYS, ARGV)
 --! name: concurrency
---! doc: Concurrent requests limiter (Stripe's): at most limit requests in
---! doc: flight at once. A request acquires a slot under its own id, releases
---! doc: it when done, and a slot whose holder died frees itself after ttl_ms.
+--! doc: Concurrent requests limiter: at most limit requests in flight at
+--! doc: once. A request acquires a slot under its own id, releases it when
+--! doc: done, and a slot whose holder died frees itself after ttl_ms. Stripe's,
+--! doc: from "Scaling your API with rate limiters"
+--! doc: (https://stripe.com/blog/rate-limiters).
 --! key: slots = rl:{id}:concurrency  sorted set: request id → when its slot expires (ms)
 --! arg: limit int         slots (> 0)
 --! arg: request_id string unique per request; acquiring it again extends its slot
@@ -128,11 +131,12 @@ local function ratelimit_concurrency(KEYS, ARGV)
 --! arg: now_ms int?       omitted: the server's TIME
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --
--- Stripe's published limiter drops stale entries by score, then counts with
--- ZCARD; here the live slots are counted by score (ZCOUNT) and the stale
--- ones swept after, so that every read comes before every write. Per-request
--- expiry (the score) is what lets a crashed worker's slot come back without
--- any cleanup process.
+-- Stripe's published limiter
+-- (https://gist.github.com/ptarjan/e38f45f2dfe601419ca3af937fff574d) drops
+-- stale entries by score, then counts with ZCARD; here the live slots are
+-- counted by score (ZCOUNT) and the stale ones swept after, so that every
+-- read comes before every write. Per-request expiry (the score) is what lets
+-- a crashed worker's slot come back without any cleanup process.
 --
 -- A release answers allowed = 1 when the id held a slot and 0 when it did
 -- not (already released or expired): a caller seeing 0 learns its work ran
@@ -235,10 +239,12 @@ redis.register_function{function_name='ratelimit_concurrency', callback=ratelimi
 -- credits
 local function ratelimit_credits(KEYS, ARGV)
 --! name: credits
---! doc: Credits of a shared resource (seed 004's strategy 2): credits units
---! doc: per timeframe of window_ms, whoever asks first gets them. A timeframe
---! doc: starts with the first request after the last one ended, and when the
---! doc: credits run out everyone waits for the next. One key per resource.
+--! doc: Credits of a shared resource: credits units per timeframe of
+--! doc: window_ms, whoever asks first gets them. A timeframe starts with the
+--! doc: first request after the last one ended, and when the credits run out
+--! doc: everyone waits for the next. One key per resource. Strategy #2 of the
+--! doc: Zewtopia workshop's rate limiting page
+--! doc: (https://github.com/owentechnologist/zewtopia_wrkshop_scripts/blob/master/rate_limiting.md).
 --! key: pool = rl:{resource}:credits  hash {s = timeframe start ms, u = credits used}
 --! arg: credits int       credits per timeframe (> 0)
 --! arg: window_ms int     the timeframe's length (> 0)
@@ -246,7 +252,7 @@ local function ratelimit_credits(KEYS, ARGV)
 --! arg: now_ms int?       omitted: the server's TIME, which every client shares
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --
--- Seed 004 keeps a sorted set of every request and reads TIME into a helper
+-- The workshop keeps a sorted set of every request and reads TIME into a helper
 -- key built inside the script (a second, undeclared key: unsafe on Cluster),
 -- counts refused requests into nothing but compares with ==, so a pool that
 -- somehow went over its limit admits again. Here the pool is two numbers:
@@ -320,7 +326,9 @@ local function ratelimit_gate(KEYS, ARGV)
 --! doc: Uniform rate limiter (a gate): each caller may pass once per interval.
 --! doc: The first call creates the gate key with a TTL of one interval; while it
 --! doc: lives every call is refused and told how long to wait. One key per
---! doc: caller and resource, e.g. "gate:{user42}:feeding".
+--! doc: caller and resource, e.g. "gate:{user42}:feeding". Strategy #1 of the
+--! doc: Zewtopia workshop's rate limiting page
+--! doc: (https://github.com/owentechnologist/zewtopia_wrkshop_scripts/blob/master/rate_limiting.md), made exact.
 --! key: gate = gate:{caller}:<resource>  the caller's gate; exists while the caller must wait
 --! arg: interval_ms int   how long a pass closes the gate, in milliseconds (> 0)
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
@@ -332,7 +340,7 @@ local function ratelimit_gate(KEYS, ARGV)
 -- Unlike the other limiters the gate takes no now_ms: its state is the key's
 -- TTL, which only the server's clock runs down.
 --
--- Seed 004's version checks TTL > 0 and then SETs with PX. TTL is rounded to
+-- The workshop's version checks TTL > 0 and then SETs with PX. TTL is rounded to
 -- whole seconds, so in the last half second of a gate TTL reports 0 and a
 -- second caller slips through early; and a gate key left without an expiry
 -- (TTL -1) would admit everyone forever. SET NX PX decides in one command and
@@ -442,18 +450,20 @@ redis.register_function{function_name='ratelimit_gcra', callback=ratelimit_gcra,
 -- log
 local function ratelimit_log(KEYS, ARGV)
 --! name: log
---! doc: Sliding log (seed 003, fixed): every admitted request is a sorted-set
---! doc: entry scored by its time, and a request passes when each key has fewer
---! doc: than its limit entries inside its window. Several keys, each with its
---! doc: own window and limit (a client and the resource it shares), are
---! doc: charged all or nothing: one refusal refuses the request everywhere.
+--! doc: Sliding log: every admitted request is a sorted-set entry scored by
+--! doc: its time, and a request passes when each key has fewer than its limit
+--! doc: entries inside its window. Several keys, each with its own window and
+--! doc: limit (a client and the resource it shares), are charged all or
+--! doc: nothing: one refusal refuses the request everywhere. The sorted set of
+--! doc: "Building a sliding window rate limiter with Redis"
+--! doc: (https://engagor.github.io/blog/2017/05/02/sliding-window-rate-limiter-redis/), fixed.
 --! key: logs... = rl:{tag}:log:<party>  one sorted set per limited party, all in one slot
 --! arg: limits json       [[window_ms, limit], …]: one pair per key, in KEYS order
 --! arg: cost int = 1      entries this request adds to each log (0 only looks)
 --! arg: now_ms int?       omitted: the server's TIME
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
 --
--- Seed 003 adds the request before knowing whether it passes, so refused
+-- That article's script adds the request before knowing whether it passes, so refused
 -- requests fill the log and a client that keeps retrying is locked out for
 -- good; it uses the time as the member too, so two requests in the same
 -- microsecond count once. Here a request is added only when every key admits
@@ -576,16 +586,18 @@ redis.register_function{function_name='ratelimit_log', callback=ratelimit_log, f
 -- queue
 local function ratelimit_queue(KEYS, ARGV)
 --! name: queue
---! doc: Request-coupled leaky bucket (seed 004): a request is admitted by being
---! doc: appended to a bounded stream, and only while the stream holds fewer
---! doc: than limit entries. Consumers drain it at their own pace (XREADGROUP,
---! doc: then XACK and XDEL), so the rate is whatever they can process.
+--! doc: Request-coupled leaky bucket: a request is admitted by being appended
+--! doc: to a bounded stream, and only while the stream holds fewer than limit
+--! doc: entries. Consumers drain it at their own pace (XREADGROUP, then XACK
+--! doc: and XDEL), so the rate is whatever they can process. The bounded
+--! doc: stream of the Zewtopia workshop's rate limiting page
+--! doc: (https://github.com/owentechnologist/zewtopia_wrkshop_scripts/blob/master/rate_limiting.md).
 --! key: queue = rl:{id}:queue  the stream of admitted requests
 --! arg: limit int         the most entries waiting or in work (> 0)
 --! arg: fields string...  field value pairs of the request, stored in its entry
 --! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int, id string
 --
--- The seed compares XLEN with == and would let a stream that grew past the
+-- The workshop's script compares XLEN with == and would let a stream that grew past the
 -- limit by other means accept again; here it is <. Its length counts what
 -- consumers have not deleted, so a consumer deletes an entry once done (the
 -- Go helper acknowledges and deletes together), and work claimed by a
@@ -615,10 +627,13 @@ redis.register_function{function_name='ratelimit_queue', callback=ratelimit_queu
 -- token_bucket
 local function ratelimit_token_bucket(KEYS, ARGV)
 --! name: token_bucket
---! doc: Token bucket (seed 001's "reservoir"): up to capacity tokens, refilled
---! doc: continuously at rate tokens per period_ms. A request takes cost tokens
---! doc: or none. The state is two numbers and the key expires when the bucket
---! doc: would be full again, since a full bucket and no key mean the same.
+--! doc: Token bucket: up to capacity tokens, refilled continuously at rate
+--! doc: tokens per period_ms. A request takes cost tokens or none. The state is
+--! doc: two numbers and the key expires when the bucket would be full again,
+--! doc: since a full bucket and no key mean the same. The "reservoir" a reader
+--! doc: proposes in the comments of Josiah Carlson's "Introduction to rate
+--! doc: limiting with Redis [Part 2]"
+--! doc: (https://www.binpress.com/tutorial/introduction-to-rate-limiting-with-redis-part-2/166).
 --! key: bucket = rl:{id}:tb  hash {l = level, t = time of that level}; absent when full
 --! arg: capacity int      the most tokens the bucket holds (> 0)
 --! arg: rate int          tokens added per period (> 0)
@@ -717,13 +732,15 @@ redis.register_function{function_name='ratelimit_token_bucket', callback=ratelim
 -- window
 local function ratelimit_window(KEYS, ARGV)
 --! name: window
---! doc: Sliding and fixed windows (seed 001, part 2): several limits at once,
---! doc: each [duration_ms, limit, precision_ms?]. A limit with a precision
---! doc: slides in steps of precision_ms, counted in sub-buckets; without one it
---! doc: is a fixed window aligned to the epoch. All limits of one identifier
---! doc: live in one hash. Several identifiers (user and IP) are checked and
---! doc: charged together: a request passes only if every limit of every
---! doc: identifier has room for its cost.
+--! doc: Sliding and fixed windows: several limits at once, each
+--! doc: [duration_ms, limit, precision_ms?]. A limit with a precision slides in
+--! doc: steps of precision_ms, counted in sub-buckets; without one it is a
+--! doc: fixed window aligned to the epoch. All limits of one identifier live in
+--! doc: one hash. Several identifiers (user and IP) are checked and charged
+--! doc: together: a request passes only if every limit of every identifier has
+--! doc: room for its cost. After Josiah Carlson's "Introduction to rate
+--! doc: limiting with Redis [Part 2]"
+--! doc: (https://www.binpress.com/tutorial/introduction-to-rate-limiting-with-redis-part-2/166).
 --! key: ids... = rl:{tag}:window:<id>  one hash per identifier, all in one slot ({tag})
 --! arg: limits json       [[duration_ms, limit, precision_ms?], …], at least one
 --! arg: cost int = 1      weight of this request (0 only looks)
@@ -738,9 +755,9 @@ local function ratelimit_window(KEYS, ARGV)
 -- "r<d>:<p>:<s>" is "<n>:<count>" for sub-bucket n (time / p) in slot
 -- s = n mod ceil(d / p); and "t", the time of the last admitted request.
 --
--- Two passes, as the seed teaches: the first reads every limit of every
+-- Two passes, as the article teaches: the first reads every limit of every
 -- identifier and decides; only when all pass does the second charge them, so
--- refused requests are never counted. Where the seed goes wrong, this differs:
+-- refused requests are never counted. Where its script goes wrong, this differs:
 -- - it compares the oldest sub-bucket's number with the time ("don't write in
 --   the past") and refuses every request once they drift apart; here a clock
 --   behind "t" is taken as "t", so sub-buckets are never written behind the
@@ -750,7 +767,7 @@ local function ratelimit_window(KEYS, ARGV)
 --   short range is one HMGET and a long one a single HGETALL;
 -- - times are milliseconds everywhere, so EXPIRE's seconds cannot be mixed in.
 -- A request counts until its sub-bucket leaves the window: for between
--- duration - precision and duration, the seed's trade of accuracy for memory;
+-- duration - precision and duration, the article's trade of accuracy for memory;
 -- a duration that is not a multiple of its precision is rounded up to whole
 -- sub-buckets.
 --
@@ -988,4 +1005,4 @@ return {1, left, -1, horizon}
 end
 redis.register_function{function_name='ratelimit_window', callback=ratelimit_window, flags={}}
 
-redis.register_function{function_name='ratelimit_version', callback=function() return '8cbe8f48eacfc61a104a5041073843132ff2fe14' end, flags={'no-writes', 'allow-stale'}}
+redis.register_function{function_name='ratelimit_version', callback=function() return 'd3c9f7d47d2822956f919ff64627ec3dd8d1e520' end, flags={'no-writes', 'allow-stale'}}

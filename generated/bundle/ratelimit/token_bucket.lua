@@ -1,8 +1,11 @@
 --! name: token_bucket
---! doc: Token bucket (seed 001's "reservoir"): up to capacity tokens, refilled
---! doc: continuously at rate tokens per period_ms. A request takes cost tokens
---! doc: or none. The state is two numbers and the key expires when the bucket
---! doc: would be full again, since a full bucket and no key mean the same.
+--! doc: Token bucket: up to capacity tokens, refilled continuously at rate
+--! doc: tokens per period_ms. A request takes cost tokens or none. The state is
+--! doc: two numbers and the key expires when the bucket would be full again,
+--! doc: since a full bucket and no key mean the same. The "reservoir" a reader
+--! doc: proposes in the comments of Josiah Carlson's "Introduction to rate
+--! doc: limiting with Redis [Part 2]"
+--! doc: (https://www.binpress.com/tutorial/introduction-to-rate-limiting-with-redis-part-2/166).
 --! key: bucket = rl:{id}:tb  hash {l = level, t = time of that level}; absent when full
 --! arg: capacity int      the most tokens the bucket holds (> 0)
 --! arg: rate int          tokens added per period (> 0)
