@@ -75,7 +75,8 @@ const streamMin = 256
 // measured slower. Two chains keep enough table loads in flight; three
 // measured slower, as the loop spills on amd64. The segment length has one
 // non-zero base-256 digit, so the factor joining the chains is a single cache
-// entry (seed 000's multi-stream technique).
+// entry (the multi-stream technique of Josiah Carlson's "CRC64 in Redis is
+// getting even faster", https://www.dr-josiah.com/2023/04/crc64-in-redis-is-getting-even-faster.html).
 func updatePortable(crc uint64, p []byte) uint64 {
 	for len(p) >= streamMin {
 		half := uint64(len(p) / 2)

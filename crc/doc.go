@@ -35,4 +35,9 @@
 // every base-256 digit of n, so a combine is one multiplication modulo P per
 // non-zero digit, at most eight. On amd64 they are carry-less multiplies with
 // Barrett reduction, arranged as a tree so their latencies overlap.
+//
+// The two streams joined by a combine, and the cache that makes a combine
+// cheap, are the ideas of Josiah Carlson's "CRC64 in Redis is getting even
+// faster" (https://www.dr-josiah.com/2023/04/crc64-in-redis-is-getting-even-faster.html),
+// written for Redis's own crc64.c.
 package crc
