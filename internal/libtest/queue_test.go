@@ -15,7 +15,9 @@ import (
 	"github.com/scriptgen/scriptgen/internal/redistest"
 )
 
-// TestQueueWithConsumers runs queue as seed 004 means it: producers are
+// TestQueueWithConsumers runs queue as the Zewtopia workshop's rate limiting
+// page (https://github.com/owentechnologist/zewtopia_wrkshop_scripts/blob/master/rate_limiting.md)
+// means its bounded stream: producers are
 // admitted while workers drain the stream with a consumer group (XREADGROUP,
 // then XACK and XDEL together). Every admitted request must be processed
 // exactly once, and the stream never holds more than the limit.
