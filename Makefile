@@ -6,7 +6,7 @@
 GO        ?= go
 SCRIPTGEN := bin/scriptgen
 
-.PHONY: all build lint test-lua bundle generate plots test bench pgo fmt vet clean
+.PHONY: all build lint test-lua bundle generate plots test bench pgo fmt vet forks clean
 
 all: lint test-lua bundle generate
 
@@ -72,6 +72,12 @@ bench:
 pgo:
 	$(GO) test -pgo=$(CURDIR)/cmd/scriptgen/default.pgo -run '^$$' -bench 'Request$$|Limiters' -benchtime 100000x -cpuprofile $(CURDIR)/cmd/scriptgen/default.pgo.new ./sim
 	mv cmd/scriptgen/default.pgo.new cmd/scriptgen/default.pgo
+
+# The copies of gopher-lua and miniredis under internal/third_party against
+# the upstream releases they came from, downloaded from the module proxy:
+# which files differ, which are ours alone, then the patch.
+forks:
+	@GO=$(GO) sh internal/third_party/forkdiff.sh
 
 clean:
 	rm -rf bin
