@@ -5,15 +5,16 @@ package ratelimit
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // clThrottleScript is cl_throttle as bundled for EVAL (cl_throttle.lua in the bundle).
-var clThrottleScript = &script{
-	fn:   "ratelimit_cl_throttle",
-	name: "cl_throttle",
-	ro:   false,
-	sha:  "1262baf5ac29c641596d858b87f3724f7a01c675",
-	src:  "--! name: cl_throttle\n--! doc: redis-cell's CL.THROTTLE as a script, for servers that cannot load\n--! doc: modules: `CL.THROTTLE key max_burst count period [quantity]` with the\n--! doc: module's exact reply. count requests per period seconds, bursts of up\n--! doc: to max_burst + 1; quantity 0 only looks.\n--! key: key = rl:{id}:cl  string: the theoretical arrival time, in µs since the epoch\n--! arg: max_burst int     (>= 0); the limit is max_burst + 1\n--! arg: count int         requests per period (> 0)\n--! arg: period int        in seconds (> 0)\n--! arg: quantity int = 1  units this request takes (>= 0)\n--! arg: now_ms int?       omitted: the server's TIME, to the microsecond\n--! returns: limited bool, limit int, remaining int, retry_after_s int, reset_after_s int\n--\n-- Follows redis-cell 0.4 (redis-cell-impl/src/lib.rs, RateLimiter::rate_limit,\n-- and redis-cell/src/lib.rs for the reply) step by step, quirks included:\n-- - the emission interval is period/count truncated to whole nanoseconds;\n-- - remaining divides whole microseconds by whole microseconds and truncates;\n-- - a refused request whose quantity can never fit reports retry_after -1;\n-- - waits are whole seconds, plus one when the remainder holds a whole\n--   millisecond (not a few microseconds: the module looks at milliseconds);\n-- - a refused request on a key whose TAT is in the past reports a negative\n--   reset_after and a remaining above the limit, as the module does.\n-- The module keeps nanoseconds in an i64; doubles cannot hold today's epoch in\n-- nanoseconds exactly, so time here is in microseconds, which they can, and\n-- the TAT is stored with 17 significant digits to keep its fraction.\nlocal MAX = 9007199254740991\n\n-- math.modf's first result is the truncation toward zero the module's\n-- integer casts make. Duration::whole_seconds, plus one for a partial second\n-- (subsec_milliseconds > 0):\nlocal function seconds(us)\n  local s = math.modf(us / 1000000)\n  if math.modf((us - s * 1000000) / 1000) > 0 then\n    s = s + 1\n  end\n  return s\nend\n\n-- Each argument is checked where it is read rather than by a helper: a Lua\n-- function call costs more than the check itself.\nlocal max_burst, count, period = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])\nif not (max_burst and max_burst % 1 == 0 and max_burst >= 0 and max_burst <= MAX) then\n  return redis.error_reply('ERR max_burst must be a non-negative integer')\nend\nif not (count and count % 1 == 0 and count >= 1 and count <= MAX) then\n  return redis.error_reply('ERR count must be a positive integer')\nend\nif not (period and period % 1 == 0 and period >= 1 and period <= MAX) then\n  return redis.error_reply('ERR period must be a positive integer (seconds)')\nend\nlocal quantity = tonumber(ARGV[4] or '1')\nif not (quantity and quantity % 1 == 0 and quantity >= 0 and quantity <= MAX) then\n  return redis.error_reply('ERR quantity must be a non-negative integer')\nend\nlocal now = ARGV[5]\nif now == nil or now == '' then\n  local t = redis.call('TIME')\n  now = tonumber(t[1]) * 1000000 + tonumber(t[2])\nelse\n  now = tonumber(now)\n  if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then\n    return redis.error_reply('ERR now_ms must be a non-negative integer')\n  end\n  now = now * 1000\nend\n\nlocal interval_ns = math.floor(period * 1000000000 / count)\n-- Below a microsecond the module divides by zero when it counts remaining.\nif interval_ns < 1000 then\n  return redis.error_reply('ERR count per period too high: at most one request per microsecond')\nend\nlocal interval = interval_ns / 1000\nlocal increment = interval_ns * quantity / 1000\nlocal tolerance = interval_ns * (max_burst + 1) / 1000\n\nlocal stored = redis.call('GET', KEYS[1])\nlocal tat = stored and tonumber(stored) or now\nlocal new_tat\nif now > tat then\n  new_tat = now + increment\nelse\n  new_tat = tat + increment\nend\nlocal diff = now - (new_tat - tolerance)\n\nlocal limited, retry, ttl = 0, -1000000, 0\nif diff < 0 then\n  if increment <= tolerance then\n    retry = -diff\n  end\n  limited = 1\n  ttl = tat - now\nelse\n  ttl = new_tat - now\n  local px = math.ceil(ttl / 1000)\n  if px > 0 then\n    redis.call('SET', KEYS[1], string.format('%.17g', new_tat), 'PX', px)\n  elseif stored then\n    redis.call('DEL', KEYS[1]) -- a look at a TAT in the past: nothing left to keep\n  end\nend\n\nlocal remaining = 0\nlocal room = tolerance - ttl\nif room > -interval then\n  remaining = math.modf(math.modf(room) / math.modf(interval))\nend\nreturn {limited, max_burst + 1, remaining, seconds(retry), seconds(ttl)}\n",
+var clThrottleScript = &scriptrt.Script{
+	Name: "cl_throttle",
+	SHA:  "1262baf5ac29c641596d858b87f3724f7a01c675",
+	Fn:   "ratelimit_cl_throttle",
+	RO:   false,
+	Src:  "--! name: cl_throttle\n--! doc: redis-cell's CL.THROTTLE as a script, for servers that cannot load\n--! doc: modules: `CL.THROTTLE key max_burst count period [quantity]` with the\n--! doc: module's exact reply. count requests per period seconds, bursts of up\n--! doc: to max_burst + 1; quantity 0 only looks.\n--! key: key = rl:{id}:cl  string: the theoretical arrival time, in µs since the epoch\n--! arg: max_burst int     (>= 0); the limit is max_burst + 1\n--! arg: count int         requests per period (> 0)\n--! arg: period int        in seconds (> 0)\n--! arg: quantity int = 1  units this request takes (>= 0)\n--! arg: now_ms int?       omitted: the server's TIME, to the microsecond\n--! returns: limited bool, limit int, remaining int, retry_after_s int, reset_after_s int\n--\n-- Follows redis-cell 0.4 (redis-cell-impl/src/lib.rs, RateLimiter::rate_limit,\n-- and redis-cell/src/lib.rs for the reply) step by step, quirks included:\n-- - the emission interval is period/count truncated to whole nanoseconds;\n-- - remaining divides whole microseconds by whole microseconds and truncates;\n-- - a refused request whose quantity can never fit reports retry_after -1;\n-- - waits are whole seconds, plus one when the remainder holds a whole\n--   millisecond (not a few microseconds: the module looks at milliseconds);\n-- - a refused request on a key whose TAT is in the past reports a negative\n--   reset_after and a remaining above the limit, as the module does.\n-- The module keeps nanoseconds in an i64; doubles cannot hold today's epoch in\n-- nanoseconds exactly, so time here is in microseconds, which they can, and\n-- the TAT is stored with 17 significant digits to keep its fraction.\nlocal MAX = 9007199254740991\n\n-- math.modf's first result is the truncation toward zero the module's\n-- integer casts make. Duration::whole_seconds, plus one for a partial second\n-- (subsec_milliseconds > 0):\nlocal function seconds(us)\n  local s = math.modf(us / 1000000)\n  if math.modf((us - s * 1000000) / 1000) > 0 then\n    s = s + 1\n  end\n  return s\nend\n\n-- Each argument is checked where it is read rather than by a helper: a Lua\n-- function call costs more than the check itself.\nlocal max_burst, count, period = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])\nif not (max_burst and max_burst % 1 == 0 and max_burst >= 0 and max_burst <= MAX) then\n  return redis.error_reply('ERR max_burst must be a non-negative integer')\nend\nif not (count and count % 1 == 0 and count >= 1 and count <= MAX) then\n  return redis.error_reply('ERR count must be a positive integer')\nend\nif not (period and period % 1 == 0 and period >= 1 and period <= MAX) then\n  return redis.error_reply('ERR period must be a positive integer (seconds)')\nend\nlocal quantity = tonumber(ARGV[4] or '1')\nif not (quantity and quantity % 1 == 0 and quantity >= 0 and quantity <= MAX) then\n  return redis.error_reply('ERR quantity must be a non-negative integer')\nend\nlocal now = ARGV[5]\nif now == nil or now == '' then\n  local t = redis.call('TIME')\n  now = tonumber(t[1]) * 1000000 + tonumber(t[2])\nelse\n  now = tonumber(now)\n  if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then\n    return redis.error_reply('ERR now_ms must be a non-negative integer')\n  end\n  now = now * 1000\nend\n\nlocal interval_ns = math.floor(period * 1000000000 / count)\n-- Below a microsecond the module divides by zero when it counts remaining.\nif interval_ns < 1000 then\n  return redis.error_reply('ERR count per period too high: at most one request per microsecond')\nend\nlocal interval = interval_ns / 1000\nlocal increment = interval_ns * quantity / 1000\nlocal tolerance = interval_ns * (max_burst + 1) / 1000\n\nlocal stored = redis.call('GET', KEYS[1])\nlocal tat = stored and tonumber(stored) or now\nlocal new_tat\nif now > tat then\n  new_tat = now + increment\nelse\n  new_tat = tat + increment\nend\nlocal diff = now - (new_tat - tolerance)\n\nlocal limited, retry, ttl = 0, -1000000, 0\nif diff < 0 then\n  if increment <= tolerance then\n    retry = -diff\n  end\n  limited = 1\n  ttl = tat - now\nelse\n  ttl = new_tat - now\n  local px = math.ceil(ttl / 1000)\n  if px > 0 then\n    redis.call('SET', KEYS[1], string.format('%.17g', new_tat), 'PX', px)\n  elseif stored then\n    redis.call('DEL', KEYS[1]) -- a look at a TAT in the past: nothing left to keep\n  end\nend\n\nlocal remaining = 0\nlocal room = tolerance - ttl\nif room > -interval then\n  remaining = math.modf(math.modf(room) / math.modf(interval))\nend\nreturn {limited, max_burst + 1, remaining, seconds(retry), seconds(ttl)}\n",
 }
 
 // ClThrottleKeys are the KEYS of cl_throttle, in order.
@@ -75,28 +76,28 @@ func (c ClThrottleCmd) Result() (ClThrottleResult, error) {
 	if c.err != nil {
 		return zero, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
 		return zero, err
 	}
-	f, err := fields(clThrottleScript, v, 5)
+	f, err := clThrottleScript.Fields(v, 5)
 	if err != nil {
 		return zero, err
 	}
 	var r ClThrottleResult
-	if r.Limited, err = asBool(clThrottleScript, "limited", f[0]); err != nil {
+	if r.Limited, err = clThrottleScript.AsBool("limited", f[0]); err != nil {
 		return zero, err
 	}
-	if r.Limit, err = asInt(clThrottleScript, "limit", f[1]); err != nil {
+	if r.Limit, err = clThrottleScript.AsInt("limit", f[1]); err != nil {
 		return zero, err
 	}
-	if r.Remaining, err = asInt(clThrottleScript, "remaining", f[2]); err != nil {
+	if r.Remaining, err = clThrottleScript.AsInt("remaining", f[2]); err != nil {
 		return zero, err
 	}
-	if r.RetryAfterS, err = asInt(clThrottleScript, "retry_after_s", f[3]); err != nil {
+	if r.RetryAfterS, err = clThrottleScript.AsInt("retry_after_s", f[3]); err != nil {
 		return zero, err
 	}
-	if r.ResetAfterS, err = asInt(clThrottleScript, "reset_after_s", f[4]); err != nil {
+	if r.ResetAfterS, err = clThrottleScript.AsInt("reset_after_s", f[4]); err != nil {
 		return zero, err
 	}
 	return r, nil
@@ -111,7 +112,7 @@ func (c ClThrottleCmd) Result() (ClThrottleResult, error) {
 //
 // On a pipeline the reply comes after Exec: use ClThrottleCmd.
 func (s *Scripts) ClThrottle(ctx context.Context, c Scripter, keys ClThrottleKeys, args ClThrottleArgs) (ClThrottleResult, error) {
-	if err := pipelined(clThrottleScript, c); err != nil {
+	if err := clThrottleScript.NotPipelined(c); err != nil {
 		var zero ClThrottleResult
 		return zero, err
 	}

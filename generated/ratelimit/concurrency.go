@@ -5,15 +5,16 @@ package ratelimit
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // concurrencyScript is concurrency as bundled for EVAL (concurrency.lua in the bundle).
-var concurrencyScript = &script{
-	fn:   "ratelimit_concurrency",
-	name: "concurrency",
-	ro:   false,
-	sha:  "d32cc7ab5fbd86f44d5655c15cf7f2de2ad5b1de",
-	src: `--! name: concurrency
+var concurrencyScript = &scriptrt.Script{
+	Name: "concurrency",
+	SHA:  "d32cc7ab5fbd86f44d5655c15cf7f2de2ad5b1de",
+	Fn:   "ratelimit_concurrency",
+	RO:   false,
+	Src: `--! name: concurrency
 --! doc: Concurrent requests limiter (Stripe's): at most limit requests in
 --! doc: flight at once. A request acquires a slot under its own id, releases
 --! doc: it when done, and a slot whose holder died frees itself after ttl_ms.
@@ -187,25 +188,25 @@ func (c ConcurrencyCmd) Result() (ConcurrencyResult, error) {
 	if c.err != nil {
 		return zero, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
 		return zero, err
 	}
-	f, err := fields(concurrencyScript, v, 4)
+	f, err := concurrencyScript.Fields(v, 4)
 	if err != nil {
 		return zero, err
 	}
 	var r ConcurrencyResult
-	if r.Allowed, err = asBool(concurrencyScript, "allowed", f[0]); err != nil {
+	if r.Allowed, err = concurrencyScript.AsBool("allowed", f[0]); err != nil {
 		return zero, err
 	}
-	if r.Remaining, err = asInt(concurrencyScript, "remaining", f[1]); err != nil {
+	if r.Remaining, err = concurrencyScript.AsInt("remaining", f[1]); err != nil {
 		return zero, err
 	}
-	if r.RetryAfterMs, err = asInt(concurrencyScript, "retry_after_ms", f[2]); err != nil {
+	if r.RetryAfterMs, err = concurrencyScript.AsInt("retry_after_ms", f[2]); err != nil {
 		return zero, err
 	}
-	if r.ResetAfterMs, err = asInt(concurrencyScript, "reset_after_ms", f[3]); err != nil {
+	if r.ResetAfterMs, err = concurrencyScript.AsInt("reset_after_ms", f[3]); err != nil {
 		return zero, err
 	}
 	return r, nil
@@ -219,7 +220,7 @@ func (c ConcurrencyCmd) Result() (ConcurrencyResult, error) {
 //
 // On a pipeline the reply comes after Exec: use ConcurrencyCmd.
 func (s *Scripts) Concurrency(ctx context.Context, c Scripter, keys ConcurrencyKeys, args ConcurrencyArgs) (ConcurrencyResult, error) {
-	if err := pipelined(concurrencyScript, c); err != nil {
+	if err := concurrencyScript.NotPipelined(c); err != nil {
 		var zero ConcurrencyResult
 		return zero, err
 	}

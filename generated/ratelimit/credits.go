@@ -5,15 +5,16 @@ package ratelimit
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // creditsScript is credits as bundled for EVAL (credits.lua in the bundle).
-var creditsScript = &script{
-	fn:   "ratelimit_credits",
-	name: "credits",
-	ro:   false,
-	sha:  "6d2b3e42dc934216ed38da233b96f255f07352a8",
-	src: `--! name: credits
+var creditsScript = &scriptrt.Script{
+	Name: "credits",
+	SHA:  "6d2b3e42dc934216ed38da233b96f255f07352a8",
+	Fn:   "ratelimit_credits",
+	RO:   false,
+	Src: `--! name: credits
 --! doc: Credits of a shared resource (seed 004's strategy 2): credits units
 --! doc: per timeframe of window_ms, whoever asks first gets them. A timeframe
 --! doc: starts with the first request after the last one ended, and when the
@@ -149,25 +150,25 @@ func (c CreditsCmd) Result() (CreditsResult, error) {
 	if c.err != nil {
 		return zero, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
 		return zero, err
 	}
-	f, err := fields(creditsScript, v, 4)
+	f, err := creditsScript.Fields(v, 4)
 	if err != nil {
 		return zero, err
 	}
 	var r CreditsResult
-	if r.Allowed, err = asBool(creditsScript, "allowed", f[0]); err != nil {
+	if r.Allowed, err = creditsScript.AsBool("allowed", f[0]); err != nil {
 		return zero, err
 	}
-	if r.Remaining, err = asInt(creditsScript, "remaining", f[1]); err != nil {
+	if r.Remaining, err = creditsScript.AsInt("remaining", f[1]); err != nil {
 		return zero, err
 	}
-	if r.RetryAfterMs, err = asInt(creditsScript, "retry_after_ms", f[2]); err != nil {
+	if r.RetryAfterMs, err = creditsScript.AsInt("retry_after_ms", f[2]); err != nil {
 		return zero, err
 	}
-	if r.ResetAfterMs, err = asInt(creditsScript, "reset_after_ms", f[3]); err != nil {
+	if r.ResetAfterMs, err = creditsScript.AsInt("reset_after_ms", f[3]); err != nil {
 		return zero, err
 	}
 	return r, nil
@@ -182,7 +183,7 @@ func (c CreditsCmd) Result() (CreditsResult, error) {
 //
 // On a pipeline the reply comes after Exec: use CreditsCmd.
 func (s *Scripts) Credits(ctx context.Context, c Scripter, keys CreditsKeys, args CreditsArgs) (CreditsResult, error) {
-	if err := pipelined(creditsScript, c); err != nil {
+	if err := creditsScript.NotPipelined(c); err != nil {
 		var zero CreditsResult
 		return zero, err
 	}

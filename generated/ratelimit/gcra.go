@@ -5,15 +5,16 @@ package ratelimit
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // gcraScript is gcra as bundled for EVAL (gcra.lua in the bundle).
-var gcraScript = &script{
-	fn:   "ratelimit_gcra",
-	name: "gcra",
-	ro:   false,
-	sha:  "47e9bc18f749e46f9f0bea95ff9d5620a1b84fa1",
-	src: `--! name: gcra
+var gcraScript = &scriptrt.Script{
+	Name: "gcra",
+	SHA:  "47e9bc18f749e46f9f0bea95ff9d5620a1b84fa1",
+	Fn:   "ratelimit_gcra",
+	RO:   false,
+	Src: `--! name: gcra
 --! doc: Generic cell rate algorithm with go-redis/redis_rate's semantics: rate
 --! doc: requests per period_ms, bursts of up to burst, a request of cost units
 --! doc: passes whole or not at all. One number per key, the theoretical arrival
@@ -152,25 +153,25 @@ func (c GcraCmd) Result() (GcraResult, error) {
 	if c.err != nil {
 		return zero, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
 		return zero, err
 	}
-	f, err := fields(gcraScript, v, 4)
+	f, err := gcraScript.Fields(v, 4)
 	if err != nil {
 		return zero, err
 	}
 	var r GcraResult
-	if r.Allowed, err = asBool(gcraScript, "allowed", f[0]); err != nil {
+	if r.Allowed, err = gcraScript.AsBool("allowed", f[0]); err != nil {
 		return zero, err
 	}
-	if r.Remaining, err = asInt(gcraScript, "remaining", f[1]); err != nil {
+	if r.Remaining, err = gcraScript.AsInt("remaining", f[1]); err != nil {
 		return zero, err
 	}
-	if r.RetryAfterMs, err = asInt(gcraScript, "retry_after_ms", f[2]); err != nil {
+	if r.RetryAfterMs, err = gcraScript.AsInt("retry_after_ms", f[2]); err != nil {
 		return zero, err
 	}
-	if r.ResetAfterMs, err = asInt(gcraScript, "reset_after_ms", f[3]); err != nil {
+	if r.ResetAfterMs, err = gcraScript.AsInt("reset_after_ms", f[3]); err != nil {
 		return zero, err
 	}
 	return r, nil
@@ -185,7 +186,7 @@ func (c GcraCmd) Result() (GcraResult, error) {
 //
 // On a pipeline the reply comes after Exec: use GcraCmd.
 func (s *Scripts) Gcra(ctx context.Context, c Scripter, keys GcraKeys, args GcraArgs) (GcraResult, error) {
-	if err := pipelined(gcraScript, c); err != nil {
+	if err := gcraScript.NotPipelined(c); err != nil {
 		var zero GcraResult
 		return zero, err
 	}

@@ -5,15 +5,16 @@ package ratelimit
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // queueScript is queue as bundled for EVAL (queue.lua in the bundle).
-var queueScript = &script{
-	fn:   "ratelimit_queue",
-	name: "queue",
-	ro:   false,
-	sha:  "7d9a06e3d76ff29eeb8b369f7dffbcc347f67f33",
-	src: `--! name: queue
+var queueScript = &scriptrt.Script{
+	Name: "queue",
+	SHA:  "7d9a06e3d76ff29eeb8b369f7dffbcc347f67f33",
+	Fn:   "ratelimit_queue",
+	RO:   false,
+	Src: `--! name: queue
 --! doc: Request-coupled leaky bucket (seed 004): a request is admitted by being
 --! doc: appended to a bounded stream, and only while the stream holds fewer
 --! doc: than limit entries. Consumers drain it at their own pace (XREADGROUP,
@@ -103,28 +104,28 @@ func (c QueueCmd) Result() (QueueResult, error) {
 	if c.err != nil {
 		return zero, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
 		return zero, err
 	}
-	f, err := fields(queueScript, v, 5)
+	f, err := queueScript.Fields(v, 5)
 	if err != nil {
 		return zero, err
 	}
 	var r QueueResult
-	if r.Allowed, err = asBool(queueScript, "allowed", f[0]); err != nil {
+	if r.Allowed, err = queueScript.AsBool("allowed", f[0]); err != nil {
 		return zero, err
 	}
-	if r.Remaining, err = asInt(queueScript, "remaining", f[1]); err != nil {
+	if r.Remaining, err = queueScript.AsInt("remaining", f[1]); err != nil {
 		return zero, err
 	}
-	if r.RetryAfterMs, err = asInt(queueScript, "retry_after_ms", f[2]); err != nil {
+	if r.RetryAfterMs, err = queueScript.AsInt("retry_after_ms", f[2]); err != nil {
 		return zero, err
 	}
-	if r.ResetAfterMs, err = asInt(queueScript, "reset_after_ms", f[3]); err != nil {
+	if r.ResetAfterMs, err = queueScript.AsInt("reset_after_ms", f[3]); err != nil {
 		return zero, err
 	}
-	if r.ID, err = asString(queueScript, "id", f[4]); err != nil {
+	if r.ID, err = queueScript.AsString("id", f[4]); err != nil {
 		return zero, err
 	}
 	return r, nil
@@ -139,7 +140,7 @@ func (c QueueCmd) Result() (QueueResult, error) {
 //
 // On a pipeline the reply comes after Exec: use QueueCmd.
 func (s *Scripts) Queue(ctx context.Context, c Scripter, keys QueueKeys, args QueueArgs) (QueueResult, error) {
-	if err := pipelined(queueScript, c); err != nil {
+	if err := queueScript.NotPipelined(c); err != nil {
 		var zero QueueResult
 		return zero, err
 	}

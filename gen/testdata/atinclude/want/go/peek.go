@@ -5,15 +5,16 @@ package atinclude
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // peekScript is peek as bundled for EVAL (peek.lua in the bundle).
-var peekScript = &script{
-	fn:   "atinclude_peek",
-	name: "peek",
-	ro:   true,
-	sha:  "57c88566f8aef09ac821c91d912f7a4d27e082cd",
-	src: `#!lua flags=no-writes
+var peekScript = &scriptrt.Script{
+	Name: "peek",
+	SHA:  "57c88566f8aef09ac821c91d912f7a4d27e082cd",
+	Fn:   "atinclude_peek",
+	RO:   true,
+	Src: `#!lua flags=no-writes
 --! name: peek
 --! doc: Reads the queue through a helper that sits next to it: a file that
 --! doc: another @includes is not a script of its own.
@@ -57,7 +58,7 @@ func (c PeekCmd) Result() ([]string, error) {
 	if err != nil {
 		return zero, err
 	}
-	return asList(peekScript, "", v, asString)
+	return scriptrt.AsList(peekScript, "", v, (*scriptrt.Script).AsString)
 }
 
 // Peek runs peek and decodes its reply.
@@ -67,7 +68,7 @@ func (c PeekCmd) Result() ([]string, error) {
 //
 // On a pipeline the reply comes after Exec: use PeekCmd.
 func (s *Scripts) Peek(ctx context.Context, c Scripter, keys PeekKeys) ([]string, error) {
-	if err := pipelined(peekScript, c); err != nil {
+	if err := peekScript.NotPipelined(c); err != nil {
 		var zero []string
 		return zero, err
 	}

@@ -5,15 +5,16 @@ package keys
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // mirrorScript is mirror as bundled for EVAL (mirror.lua in the bundle).
-var mirrorScript = &script{
-	fn:   "keys_mirror",
-	name: "mirror",
-	ro:   false,
-	sha:  "e49f00b91aed9293317476d2e389269e1d7afdfa",
-	src: `#!lua flags=allow-cross-slot-keys
+var mirrorScript = &scriptrt.Script{
+	Name: "mirror",
+	SHA:  "e49f00b91aed9293317476d2e389269e1d7afdfa",
+	Fn:   "keys_mirror",
+	RO:   false,
+	Src: `#!lua flags=allow-cross-slot-keys
 --! name: mirror
 --! doc: Copies a value to a region's replica key, wherever its slot is.
 --! key: src = {name}
@@ -72,7 +73,7 @@ func (c MirrorCmd) Result() (string, error) {
 	if err != nil {
 		return zero, err
 	}
-	return asStatus(mirrorScript, "", v)
+	return mirrorScript.AsStatus("", v)
 }
 
 // Mirror runs mirror and decodes its reply.
@@ -81,7 +82,7 @@ func (c MirrorCmd) Result() (string, error) {
 //
 // On a pipeline the reply comes after Exec: use MirrorCmd.
 func (s *Scripts) Mirror(ctx context.Context, c Scripter, keys MirrorKeys) (string, error) {
-	if err := pipelined(mirrorScript, c); err != nil {
+	if err := mirrorScript.NotPipelined(c); err != nil {
 		var zero string
 		return zero, err
 	}

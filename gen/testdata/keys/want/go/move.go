@@ -5,15 +5,16 @@ package keys
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // moveScript is move as bundled for EVAL (move.lua in the bundle).
-var moveScript = &script{
-	fn:   "keys_move",
-	name: "move",
-	ro:   false,
-	sha:  "e68f38f37b31c4bbe867e1149a2076eb26216ac7",
-	src: `--! name: move
+var moveScript = &scriptrt.Script{
+	Name: "move",
+	SHA:  "e68f38f37b31c4bbe867e1149a2076eb26216ac7",
+	Fn:   "keys_move",
+	RO:   false,
+	Src: `--! name: move
 --! doc: Moves n units between two accounts of one user.
 --! key: from = acct:{user}:<from>   the account debited
 --! key: to = acct:{user}:<to>       the account credited
@@ -80,19 +81,19 @@ func (c MoveCmd) Result() (MoveResult, error) {
 	if c.err != nil {
 		return zero, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
 		return zero, err
 	}
-	f, err := fields(moveScript, v, 2)
+	f, err := moveScript.Fields(v, 2)
 	if err != nil {
 		return zero, err
 	}
 	var r MoveResult
-	if r.From, err = asInt(moveScript, "from", f[0]); err != nil {
+	if r.From, err = moveScript.AsInt("from", f[0]); err != nil {
 		return zero, err
 	}
-	if r.To, err = asInt(moveScript, "to", f[1]); err != nil {
+	if r.To, err = moveScript.AsInt("to", f[1]); err != nil {
 		return zero, err
 	}
 	return r, nil
@@ -104,7 +105,7 @@ func (c MoveCmd) Result() (MoveResult, error) {
 //
 // On a pipeline the reply comes after Exec: use MoveCmd.
 func (s *Scripts) Move(ctx context.Context, c Scripter, keys MoveKeys, args MoveArgs) (MoveResult, error) {
-	if err := pipelined(moveScript, c); err != nil {
+	if err := moveScript.NotPipelined(c); err != nil {
 		var zero MoveResult
 		return zero, err
 	}
@@ -115,7 +116,7 @@ func (s *Scripts) Move(ctx context.Context, c Scripter, keys MoveKeys, args Move
 // Keys in different hash slots are a *CrossSlotError, before any I/O.
 func (s *Scripts) MoveCmd(ctx context.Context, c Scripter, keys MoveKeys, args MoveArgs) MoveCmd {
 	k := []string{keys.From, keys.To}
-	if err := checkSlots(moveScript, k); err != nil {
+	if err := moveScript.CheckSlots(k); err != nil {
 		return MoveCmd{err: err}
 	}
 	a := []any{args.N}

@@ -5,15 +5,16 @@ package keys
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // plainScript is plain as bundled for EVAL (plain.lua in the bundle).
-var plainScript = &script{
-	fn:   "keys_plain",
-	name: "plain",
-	ro:   false,
-	sha:  "e5ef8737119ea44768cdc44245be71fb76d7ae1a",
-	src: `--! name: plain
+var plainScript = &scriptrt.Script{
+	Name: "plain",
+	SHA:  "e5ef8737119ea44768cdc44245be71fb76d7ae1a",
+	Fn:   "keys_plain",
+	RO:   false,
+	Src: `--! name: plain
 --! doc: A key without a pattern, and braces in its doc {like these}: no helpers.
 --! key: k   any {key}
 --! returns: int
@@ -51,7 +52,7 @@ func (c PlainCmd) Result() (int64, error) {
 	if err != nil {
 		return zero, err
 	}
-	return asInt(plainScript, "", v)
+	return plainScript.AsInt("", v)
 }
 
 // Plain runs plain and decodes its reply.
@@ -60,7 +61,7 @@ func (c PlainCmd) Result() (int64, error) {
 //
 // On a pipeline the reply comes after Exec: use PlainCmd.
 func (s *Scripts) Plain(ctx context.Context, c Scripter, keys PlainKeys) (int64, error) {
-	if err := pipelined(plainScript, c); err != nil {
+	if err := plainScript.NotPipelined(c); err != nil {
 		var zero int64
 		return zero, err
 	}

@@ -5,15 +5,16 @@ package keys
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // tallyScript is tally as bundled for EVAL (tally.lua in the bundle).
-var tallyScript = &script{
-	fn:   "keys_tally",
-	name: "tally",
-	ro:   false,
-	sha:  "db70a178767f8b849a00e6548580e7d4e6d8f46f",
-	src: `--! name: tally
+var tallyScript = &scriptrt.Script{
+	Name: "tally",
+	SHA:  "db70a178767f8b849a00e6548580e7d4e6d8f46f",
+	Fn:   "keys_tally",
+	RO:   false,
+	Src: `--! name: tally
 --! doc: Counts one event per item of a type, and the events of the type.
 --! key: total = stats:{type}:total
 --! key: items... = stats:{type}:item:<item>   one counter per item
@@ -79,7 +80,7 @@ func (c TallyCmd) Result() (int64, error) {
 	if err != nil {
 		return zero, err
 	}
-	return asInt(tallyScript, "", v)
+	return tallyScript.AsInt("", v)
 }
 
 // Tally runs tally and decodes its reply.
@@ -88,7 +89,7 @@ func (c TallyCmd) Result() (int64, error) {
 //
 // On a pipeline the reply comes after Exec: use TallyCmd.
 func (s *Scripts) Tally(ctx context.Context, c Scripter, keys TallyKeys) (int64, error) {
-	if err := pipelined(tallyScript, c); err != nil {
+	if err := tallyScript.NotPipelined(c); err != nil {
 		var zero int64
 		return zero, err
 	}
@@ -101,7 +102,7 @@ func (s *Scripts) TallyCmd(ctx context.Context, c Scripter, keys TallyKeys) Tall
 	k := make([]string, 1, 1+len(keys.Items))
 	k[0] = keys.Total
 	k = append(k, keys.Items...)
-	if err := checkSlots(tallyScript, k); err != nil {
+	if err := tallyScript.CheckSlots(k); err != nil {
 		return TallyCmd{err: err}
 	}
 	return TallyCmd{cmd: s.run(ctx, c, tallyScript, k, nil)}

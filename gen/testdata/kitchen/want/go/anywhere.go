@@ -5,15 +5,16 @@ package kitchen
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // anywhereScript is anywhere as bundled for EVAL (anywhere.lua in the bundle).
-var anywhereScript = &script{
-	fn:   "kitchen_anywhere",
-	name: "anywhere",
-	ro:   false,
-	sha:  "80f037cec1620e3422195839396836e1b924197d",
-	src: `#!lua flags=allow-cross-slot-keys
+var anywhereScript = &scriptrt.Script{
+	Name: "anywhere",
+	SHA:  "80f037cec1620e3422195839396836e1b924197d",
+	Fn:   "kitchen_anywhere",
+	RO:   false,
+	Src: `#!lua flags=allow-cross-slot-keys
 --! name: anywhere
 --! doc: Counts its keys; it is allowed to take keys of any slot.
 --! key: keys...
@@ -52,7 +53,7 @@ func (c AnywhereCmd) Result() (int64, error) {
 	if err != nil {
 		return zero, err
 	}
-	return asInt(anywhereScript, "", v)
+	return anywhereScript.AsInt("", v)
 }
 
 // Anywhere runs anywhere and decodes its reply.
@@ -61,7 +62,7 @@ func (c AnywhereCmd) Result() (int64, error) {
 //
 // On a pipeline the reply comes after Exec: use AnywhereCmd.
 func (s *Scripts) Anywhere(ctx context.Context, c Scripter, keys AnywhereKeys) (int64, error) {
-	if err := pipelined(anywhereScript, c); err != nil {
+	if err := anywhereScript.NotPipelined(c); err != nil {
 		var zero int64
 		return zero, err
 	}

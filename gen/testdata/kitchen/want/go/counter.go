@@ -5,15 +5,16 @@ package kitchen
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // counterScript is counter as bundled for EVAL (counter.lua in the bundle).
-var counterScript = &script{
-	fn:   "kitchen_counter",
-	name: "counter",
-	ro:   false,
-	sha:  "7e55375591b36ac61d6ad13548f084eaed24ca09",
-	src: `--! name: counter
+var counterScript = &scriptrt.Script{
+	Name: "counter",
+	SHA:  "7e55375591b36ac61d6ad13548f084eaed24ca09",
+	Fn:   "kitchen_counter",
+	RO:   false,
+	Src: `--! name: counter
 --! doc: Adds n to two counters, which must share a hash slot.
 --! key: a
 --! key: b
@@ -61,19 +62,19 @@ func (c CounterCmd) Result() (CounterResult, error) {
 	if c.err != nil {
 		return zero, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
 		return zero, err
 	}
-	f, err := fields(counterScript, v, 2)
+	f, err := counterScript.Fields(v, 2)
 	if err != nil {
 		return zero, err
 	}
 	var r CounterResult
-	if r.A, err = asInt(counterScript, "a", f[0]); err != nil {
+	if r.A, err = counterScript.AsInt("a", f[0]); err != nil {
 		return zero, err
 	}
-	if r.B, err = asInt(counterScript, "b", f[1]); err != nil {
+	if r.B, err = counterScript.AsInt("b", f[1]); err != nil {
 		return zero, err
 	}
 	return r, nil
@@ -85,7 +86,7 @@ func (c CounterCmd) Result() (CounterResult, error) {
 //
 // On a pipeline the reply comes after Exec: use CounterCmd.
 func (s *Scripts) Counter(ctx context.Context, c Scripter, keys CounterKeys, args CounterArgs) (CounterResult, error) {
-	if err := pipelined(counterScript, c); err != nil {
+	if err := counterScript.NotPipelined(c); err != nil {
 		var zero CounterResult
 		return zero, err
 	}
@@ -96,7 +97,7 @@ func (s *Scripts) Counter(ctx context.Context, c Scripter, keys CounterKeys, arg
 // Keys in different hash slots are a *CrossSlotError, before any I/O.
 func (s *Scripts) CounterCmd(ctx context.Context, c Scripter, keys CounterKeys, args CounterArgs) CounterCmd {
 	k := []string{keys.A, keys.B}
-	if err := checkSlots(counterScript, k); err != nil {
+	if err := counterScript.CheckSlots(k); err != nil {
 		return CounterCmd{err: err}
 	}
 	a := make([]any, 0, 1)

@@ -5,15 +5,16 @@ package scalar
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asBytesScript is as_bytes as bundled for EVAL (as_bytes.lua in the bundle).
-var asBytesScript = &script{
-	fn:   "scalar_as_bytes",
-	name: "as_bytes",
-	ro:   false,
-	sha:  "2098894a571cf4a134d73bbfcf5095f6fcf37404",
-	src: `-- include: scalar_body.lua
+var asBytesScript = &scriptrt.Script{
+	Name: "as_bytes",
+	SHA:  "2098894a571cf4a134d73bbfcf5095f6fcf37404",
+	Fn:   "scalar_as_bytes",
+	RO:   false,
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -63,14 +64,14 @@ func (c AsBytesCmd) Result() ([]byte, error) {
 	if err != nil {
 		return zero, err
 	}
-	return asBytes(asBytesScript, "", v)
+	return asBytesScript.AsBytes("", v)
 }
 
 // AsBytes runs as_bytes and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsBytesCmd.
 func (s *Scripts) AsBytes(ctx context.Context, c Scripter, args AsBytesArgs) ([]byte, error) {
-	if err := pipelined(asBytesScript, c); err != nil {
+	if err := asBytesScript.NotPipelined(c); err != nil {
 		var zero []byte
 		return zero, err
 	}

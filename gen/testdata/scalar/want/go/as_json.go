@@ -6,15 +6,16 @@ import (
 	"context"
 	"encoding/json"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asJSONScript is as_json as bundled for EVAL (as_json.lua in the bundle).
-var asJSONScript = &script{
-	fn:   "scalar_as_json",
-	name: "as_json",
-	ro:   false,
-	sha:  "346339434268374f721b784c3eefc2b8ff8ab13d",
-	src: `-- include: scalar_body.lua
+var asJSONScript = &scriptrt.Script{
+	Name: "as_json",
+	SHA:  "346339434268374f721b784c3eefc2b8ff8ab13d",
+	Fn:   "scalar_as_json",
+	RO:   false,
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -64,14 +65,14 @@ func (c AsJSONCmd) Result() (json.RawMessage, error) {
 	if err != nil {
 		return zero, err
 	}
-	return asJSON(asJSONScript, "", v)
+	return asJSONScript.AsJSON("", v)
 }
 
 // AsJSON runs as_json and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsJSONCmd.
 func (s *Scripts) AsJSON(ctx context.Context, c Scripter, args AsJSONArgs) (json.RawMessage, error) {
-	if err := pipelined(asJSONScript, c); err != nil {
+	if err := asJSONScript.NotPipelined(c); err != nil {
 		var zero json.RawMessage
 		return zero, err
 	}

@@ -5,15 +5,16 @@ package shared
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // byeScript is bye as bundled for EVAL (bye.lua in the bundle).
-var byeScript = &script{
-	fn:   "shared_bye",
-	name: "bye",
-	ro:   false,
-	sha:  "c282da46c91090ba39814e179095c631f467e3cc",
-	src: `-- include: helpers.lua
+var byeScript = &scriptrt.Script{
+	Name: "bye",
+	SHA:  "c282da46c91090ba39814e179095c631f467e3cc",
+	Fn:   "shared_bye",
+	RO:   false,
+	Src: `-- include: helpers.lua
 -- Included by hello and bye: in a library it is defined once.
 local function greet(word, name)
   return word .. ', ' .. name
@@ -55,14 +56,14 @@ func (c ByeCmd) Result() (string, error) {
 	if err != nil {
 		return zero, err
 	}
-	return asString(byeScript, "", v)
+	return byeScript.AsString("", v)
 }
 
 // Bye runs bye and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use ByeCmd.
 func (s *Scripts) Bye(ctx context.Context, c Scripter, args ByeArgs) (string, error) {
-	if err := pipelined(byeScript, c); err != nil {
+	if err := byeScript.NotPipelined(c); err != nil {
 		var zero string
 		return zero, err
 	}

@@ -5,15 +5,16 @@ package shared
 import (
 	"context"
 	"github.com/redis/go-redis/v9"
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // helloScript is hello as bundled for EVAL (hello.lua in the bundle).
-var helloScript = &script{
-	fn:   "shared_hello",
-	name: "hello",
-	ro:   true,
-	sha:  "98f52ed73344eb5609c9c8c5b06feace4b36541c",
-	src: `#!lua flags=no-writes
+var helloScript = &scriptrt.Script{
+	Name: "hello",
+	SHA:  "98f52ed73344eb5609c9c8c5b06feace4b36541c",
+	Fn:   "shared_hello",
+	RO:   true,
+	Src: `#!lua flags=no-writes
 -- include: helpers.lua
 -- Included by hello and bye: in a library it is defined once.
 local function greet(word, name)
@@ -57,14 +58,14 @@ func (c HelloCmd) Result() (string, error) {
 	if err != nil {
 		return zero, err
 	}
-	return asString(helloScript, "", v)
+	return helloScript.AsString("", v)
 }
 
 // Hello runs hello and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use HelloCmd.
 func (s *Scripts) Hello(ctx context.Context, c Scripter, args HelloArgs) (string, error) {
-	if err := pipelined(helloScript, c); err != nil {
+	if err := helloScript.NotPipelined(c); err != nil {
 		var zero string
 		return zero, err
 	}
