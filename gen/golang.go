@@ -144,7 +144,7 @@ func render(f *jen.File) ([]byte, error) {
 	if err := f.Render(&buf); err != nil {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return groupImports(buf.Bytes())
 }
 
 func renderLibrary(l *Library, pkg string) ([]byte, error) {
@@ -281,10 +281,11 @@ func (g *scriptGen) descriptor(f *jen.File) {
 		field("Name", jen.Lit(s.Name)),
 		field("SHA", jen.Lit(SHA1(g.src))),
 		field("Fn", jen.Lit(g.l.FunctionName(s))),
-		field("RO", jen.Lit(s.Has(script.NoWrites))),
-		field("Src", stringLit(g.src)),
-		jen.Line(),
 	}
+	if s.Has(script.NoWrites) {
+		fields = append(fields, field("RO", jen.True()))
+	}
+	fields = append(fields, field("Src", stringLit(g.src)), jen.Line())
 	f.Var().Add(g.sc.Clone()).Op("=").Op("&").Qual(scriptrtPath, "Script").Values(fields...)
 }
 

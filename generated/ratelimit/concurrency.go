@@ -4,7 +4,9 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var concurrencyScript = &scriptrt.Script{
 	Name: "concurrency",
 	SHA:  "d32cc7ab5fbd86f44d5655c15cf7f2de2ad5b1de",
 	Fn:   "ratelimit_concurrency",
-	RO:   false,
 	Src: `--! name: concurrency
 --! doc: Concurrent requests limiter (Stripe's): at most limit requests in
 --! doc: flight at once. A request acquires a slot under its own id, releases

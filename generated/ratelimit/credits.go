@@ -4,7 +4,9 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var creditsScript = &scriptrt.Script{
 	Name: "credits",
 	SHA:  "6d2b3e42dc934216ed38da233b96f255f07352a8",
 	Fn:   "ratelimit_credits",
-	RO:   false,
 	Src: `--! name: credits
 --! doc: Credits of a shared resource (seed 004's strategy 2): credits units
 --! doc: per timeframe of window_ms, whoever asks first gets them. A timeframe

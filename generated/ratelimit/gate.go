@@ -4,7 +4,9 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var gateScript = &scriptrt.Script{
 	Name: "gate",
 	SHA:  "42fa278c211331c45287258672a630885150a3f3",
 	Fn:   "ratelimit_gate",
-	RO:   false,
 	Src: `--! name: gate
 --! doc: Uniform rate limiter (a gate): each caller may pass once per interval.
 --! doc: The first call creates the gate key with a TTL of one interval; while it

@@ -4,7 +4,9 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var gcraScript = &scriptrt.Script{
 	Name: "gcra",
 	SHA:  "47e9bc18f749e46f9f0bea95ff9d5620a1b84fa1",
 	Fn:   "ratelimit_gcra",
-	RO:   false,
 	Src: `--! name: gcra
 --! doc: Generic cell rate algorithm with go-redis/redis_rate's semantics: rate
 --! doc: requests per period_ms, bursts of up to burst, a request of cost units

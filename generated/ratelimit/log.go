@@ -4,7 +4,9 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var logScript = &scriptrt.Script{
 	Name: "log",
 	SHA:  "af4033f472a8cb842e2c207242879a8b18134355",
 	Fn:   "ratelimit_log",
-	RO:   false,
 	Src: `--! name: log
 --! doc: Sliding log (seed 003, fixed): every admitted request is a sorted-set
 --! doc: entry scored by its time, and a request passes when each key has fewer

@@ -4,7 +4,9 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var queueScript = &scriptrt.Script{
 	Name: "queue",
 	SHA:  "7d9a06e3d76ff29eeb8b369f7dffbcc347f67f33",
 	Fn:   "ratelimit_queue",
-	RO:   false,
 	Src: `--! name: queue
 --! doc: Request-coupled leaky bucket (seed 004): a request is admitted by being
 --! doc: appended to a bounded stream, and only while the stream holds fewer

@@ -4,7 +4,9 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var windowScript = &scriptrt.Script{
 	Name: "window",
 	SHA:  "960128026946f6a37b5cfdbfd56cb04036f07d50",
 	Fn:   "ratelimit_window",
-	RO:   false,
 	Src: `--! name: window
 --! doc: Sliding and fixed windows (seed 001, part 2): several limits at once,
 --! doc: each [duration_ms, limit, precision_ms?]. A limit with a precision

@@ -4,7 +4,9 @@ package atinclude
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var enqueueScript = &scriptrt.Script{
 	Name: "enqueue",
 	SHA:  "3185c34deba96dec9bc7ccccab729ff3193b92d4",
 	Fn:   "atinclude_enqueue",
-	RO:   false,
 	Src: `--! name: enqueue
 --! doc: Pushes a job id onto a queue and counts it, through BullMQ-style
 --! doc: helpers: included where the line is, so they can use rcall.

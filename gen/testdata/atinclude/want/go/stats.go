@@ -4,7 +4,9 @@ package atinclude
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var statsScript = &scriptrt.Script{
 	Name: "stats",
 	SHA:  "39fcd226030b740f7f84e93f78e087580401f450",
 	Fn:   "atinclude_stats",
-	RO:   false,
 	Src: `-- include: common.lua
 --- @include "includes/util"
 local function tagged(id)

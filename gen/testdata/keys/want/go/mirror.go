@@ -4,7 +4,9 @@ package keys
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var mirrorScript = &scriptrt.Script{
 	Name: "mirror",
 	SHA:  "e49f00b91aed9293317476d2e389269e1d7afdfa",
 	Fn:   "keys_mirror",
-	RO:   false,
 	Src: `#!lua flags=allow-cross-slot-keys
 --! name: mirror
 --! doc: Copies a value to a region's replica key, wherever its slot is.

@@ -4,7 +4,9 @@ package keys
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var moveScript = &scriptrt.Script{
 	Name: "move",
 	SHA:  "e68f38f37b31c4bbe867e1149a2076eb26216ac7",
 	Fn:   "keys_move",
-	RO:   false,
 	Src: `--! name: move
 --! doc: Moves n units between two accounts of one user.
 --! key: from = acct:{user}:<from>   the account debited

@@ -4,7 +4,9 @@ package keys
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var plainScript = &scriptrt.Script{
 	Name: "plain",
 	SHA:  "e5ef8737119ea44768cdc44245be71fb76d7ae1a",
 	Fn:   "keys_plain",
-	RO:   false,
 	Src: `--! name: plain
 --! doc: A key without a pattern, and braces in its doc {like these}: no helpers.
 --! key: k   any {key}

@@ -4,7 +4,9 @@ package keys
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var tallyScript = &scriptrt.Script{
 	Name: "tally",
 	SHA:  "db70a178767f8b849a00e6548580e7d4e6d8f46f",
 	Fn:   "keys_tally",
-	RO:   false,
 	Src: `--! name: tally
 --! doc: Counts one event per item of a type, and the events of the type.
 --! key: total = stats:{type}:total

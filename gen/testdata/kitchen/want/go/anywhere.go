@@ -4,7 +4,9 @@ package kitchen
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var anywhereScript = &scriptrt.Script{
 	Name: "anywhere",
 	SHA:  "80f037cec1620e3422195839396836e1b924197d",
 	Fn:   "kitchen_anywhere",
-	RO:   false,
 	Src: `#!lua flags=allow-cross-slot-keys
 --! name: anywhere
 --! doc: Counts its keys; it is allowed to take keys of any slot.

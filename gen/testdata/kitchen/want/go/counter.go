@@ -4,7 +4,9 @@ package kitchen
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var counterScript = &scriptrt.Script{
 	Name: "counter",
 	SHA:  "7e55375591b36ac61d6ad13548f084eaed24ca09",
 	Fn:   "kitchen_counter",
-	RO:   false,
 	Src: `--! name: counter
 --! doc: Adds n to two counters, which must share a hash slot.
 --! key: a

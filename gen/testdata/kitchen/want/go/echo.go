@@ -4,9 +4,11 @@ package kitchen
 
 import (
 	"context"
-	"github.com/redis/go-redis/v9"
-	"github.com/scriptgen/scriptgen/scriptrt"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // echoScript is echo as bundled for EVAL (echo.lua in the bundle).

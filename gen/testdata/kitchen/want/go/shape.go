@@ -4,7 +4,9 @@ package kitchen
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var shapeScript = &scriptrt.Script{
 	Name: "shape",
 	SHA:  "e45be3fbe53e0c4709c7e38f8203e3fd44104f2b",
 	Fn:   "kitchen_shape",
-	RO:   false,
 	Src: `--! name: shape
 --! doc: Replies in the shape asked for, to exercise the reply checks.
 --! arg: mode string   ok, short, type or bool

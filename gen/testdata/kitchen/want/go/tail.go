@@ -4,7 +4,9 @@ package kitchen
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var tailScript = &scriptrt.Script{
 	Name: "tail",
 	SHA:  "e6b9940db4bac2cfaf1cbbb2f953592c0ee055fc",
 	Fn:   "kitchen_tail",
-	RO:   false,
 	Src: `--! name: tail
 --! doc: A defaulted arg, then optional ones: the common shape of a limiter
 --! doc: (cost = 1, now_ms?).

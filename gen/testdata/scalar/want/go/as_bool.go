@@ -4,7 +4,9 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var asBoolScript = &scriptrt.Script{
 	Name: "as_bool",
 	SHA:  "38571fce5deb4082be0fd5df49ab431310affea9",
 	Fn:   "scalar_as_bool",
-	RO:   false,
 	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)

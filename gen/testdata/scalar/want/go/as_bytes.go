@@ -4,7 +4,9 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var asBytesScript = &scriptrt.Script{
 	Name: "as_bytes",
 	SHA:  "2098894a571cf4a134d73bbfcf5095f6fcf37404",
 	Fn:   "scalar_as_bytes",
-	RO:   false,
 	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)

@@ -4,9 +4,11 @@ package scalar
 
 import (
 	"context"
-	"github.com/redis/go-redis/v9"
-	"github.com/scriptgen/scriptgen/scriptrt"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asDurationScript is as_duration as bundled for EVAL (as_duration.lua in the bundle).
@@ -14,7 +16,6 @@ var asDurationScript = &scriptrt.Script{
 	Name: "as_duration",
 	SHA:  "d852bd5eaf8136c4b4c375119cec5e7c0986149c",
 	Fn:   "scalar_as_duration",
-	RO:   false,
 	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)

@@ -4,7 +4,9 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var asFloatScript = &scriptrt.Script{
 	Name: "as_float",
 	SHA:  "41444234ef71dbe50e38b04f5f32cb311cd0ad28",
 	Fn:   "scalar_as_float",
-	RO:   false,
 	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)

@@ -4,7 +4,9 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var asIntScript = &scriptrt.Script{
 	Name: "as_int",
 	SHA:  "349eb3966a90b1ee8250d7efbd4fb2751f2166dc",
 	Fn:   "scalar_as_int",
-	RO:   false,
 	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)

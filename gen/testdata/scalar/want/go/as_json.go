@@ -5,7 +5,9 @@ package scalar
 import (
 	"context"
 	"encoding/json"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -14,7 +16,6 @@ var asJSONScript = &scriptrt.Script{
 	Name: "as_json",
 	SHA:  "346339434268374f721b784c3eefc2b8ff8ab13d",
 	Fn:   "scalar_as_json",
-	RO:   false,
 	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)

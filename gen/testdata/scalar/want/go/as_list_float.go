@@ -4,7 +4,9 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var asListFloatScript = &scriptrt.Script{
 	Name: "as_list_float",
 	SHA:  "422668d171ce1eea8db7152ac744302a12104675",
 	Fn:   "scalar_as_list_float",
-	RO:   false,
 	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)

@@ -4,7 +4,9 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var asListIntScript = &scriptrt.Script{
 	Name: "as_list_int",
 	SHA:  "c359bce7b0b9f48c74eb8c876c834e260c4604f5",
 	Fn:   "scalar_as_list_int",
-	RO:   false,
 	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)

@@ -4,7 +4,9 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var asStatusScript = &scriptrt.Script{
 	Name: "as_status",
 	SHA:  "fd983f3499db9a0f0c1f2c7d082da83d081b1657",
 	Fn:   "scalar_as_status",
-	RO:   false,
 	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)

@@ -4,7 +4,9 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var asStringScript = &scriptrt.Script{
 	Name: "as_string",
 	SHA:  "1e49f2c0d294b6b1ba59a476a05830aba70f2ce0",
 	Fn:   "scalar_as_string",
-	RO:   false,
 	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)

@@ -4,7 +4,9 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var noreturnScript = &scriptrt.Script{
 	Name: "noreturn",
 	SHA:  "eee14e3d21419109cb2ff942982aedbdca253bfe",
 	Fn:   "scalar_noreturn",
-	RO:   false,
 	Src: `--! name: noreturn
 --! doc: Declares no reply type: the reply comes back as go-redis decodes it.
 return {1, 'two'}

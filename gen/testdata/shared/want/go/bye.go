@@ -4,7 +4,9 @@ package shared
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var byeScript = &scriptrt.Script{
 	Name: "bye",
 	SHA:  "c282da46c91090ba39814e179095c631f467e3cc",
 	Fn:   "shared_bye",
-	RO:   false,
 	Src: `-- include: helpers.lua
 -- Included by hello and bye: in a library it is defined once.
 local function greet(word, name)

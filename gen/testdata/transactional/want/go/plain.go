@@ -4,7 +4,9 @@ package transactional
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
@@ -13,7 +15,6 @@ var plainScript = &scriptrt.Script{
 	Name: "plain",
 	SHA:  "9ea5dbcd0d6109eded593f7045de60d20baab6fa",
 	Fn:   "transactional_plain",
-	RO:   false,
 	Src: `-- include: ledger.lua
 -- Included by move: its writes are journaled as the script's own.
 local function debit(key, n)
