@@ -50,15 +50,10 @@ type Library struct {
 	Scripts         []*Script
 }
 
-// Run calls sc, at once on a client, queued on a pipeline: with EVALSHA
+// Run calls sc, at once on a client, queued on a pipeline, with EVALSHA
 // (EVALSHA_RO for no-writes scripts) and, when the server answers NOSCRIPT,
-// with EVAL, which also caches the script for the next call; or, when
-// functions is set, with FCALL (FCALL_RO), loading the library with Load and
-// retrying once when the server lacks it.
-func (l *Library) Run(ctx context.Context, c Scripter, functions bool, sc *Script, keys []string, args []any) *redis.Cmd {
-	if functions {
-		return l.fcall(ctx, c, sc, keys, args)
-	}
+// with EVAL, which also caches the script for the next call.
+func (sc *Script) Run(ctx context.Context, c Scripter, keys []string, args []any) *redis.Cmd {
 	var cmd *redis.Cmd
 	if sc.RO {
 		cmd = c.EvalShaRO(ctx, sc.SHA, keys, args...)
@@ -84,7 +79,10 @@ func (sc *Script) NotPipelined(c Scripter) error {
 	return nil
 }
 
-func (l *Library) fcall(ctx context.Context, c Scripter, sc *Script, keys []string, args []any) *redis.Cmd {
+// FCall calls sc's function in the library (FCALL_RO for no-writes
+// scripts); when the server lacks the library, it loads it with Load and
+// calls again, once.
+func (l *Library) FCall(ctx context.Context, c Scripter, sc *Script, keys []string, args []any) *redis.Cmd {
 	call := c.FCall
 	if sc.RO {
 		call = c.FCallRO

@@ -69,17 +69,17 @@ func TestOnServer(t *testing.T) {
 	c := redistest.Start(t).Client(t)
 	ctx := context.Background()
 	want := []any{"k", "v"}
-	for _, functions := range []bool{false, true} {
-		v, err := rt.Run(ctx, c, functions, echoScript, []string{"k"}, []any{"v"}).Result()
-		if err != nil || !reflect.DeepEqual(v, want) {
-			t.Errorf("functions=%v: %v, %v", functions, v, err)
-		}
+	if v, err := echoScript.Run(ctx, c, []string{"k"}, []any{"v"}).Result(); err != nil || !reflect.DeepEqual(v, want) {
+		t.Errorf("EVAL: %v, %v", v, err)
+	}
+	if v, err := rt.FCall(ctx, c, echoScript, []string{"k"}, []any{"v"}).Result(); err != nil || !reflect.DeepEqual(v, want) {
+		t.Errorf("FCALL: %v, %v", v, err)
 	}
 	if err := c.ScriptFlush(ctx).Err(); err != nil {
 		t.Fatal(err)
 	}
 	pipe := c.Pipeline()
-	cmd := rt.Run(ctx, pipe, false, echoScript, []string{"k"}, []any{"v"})
+	cmd := echoScript.Run(ctx, pipe, []string{"k"}, []any{"v"})
 	if err := echoScript.NotPipelined(pipe); err == nil {
 		t.Error("NotPipelined accepted a pipeline")
 	}

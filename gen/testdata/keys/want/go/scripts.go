@@ -68,7 +68,10 @@ func (s *Scripts) Exec(ctx context.Context, pipe redis.Pipeliner) ([]redis.Cmder
 }
 
 func (s *Scripts) run(ctx context.Context, c Scripter, sc *scriptrt.Script, keys []string, args []any) *redis.Cmd {
-	return library.Run(ctx, c, s != nil && s.Functions, sc, keys, args)
+	if s != nil && s.Functions {
+		return library.FCall(ctx, c, sc, keys, args)
+	}
+	return sc.Run(ctx, c, keys, args)
 }
 
 // Tag returns "{tag}:part:part…": a key whose slot is decided by tag alone, so
