@@ -371,6 +371,27 @@ func (g *scriptGen) resultGoType() *jen.Statement {
 	}
 }
 
+// zero is the zero value of resultGoType, written as a literal.
+func (g *scriptGen) zero() *jen.Statement {
+	r := g.s.Returns
+	if len(r.Fields) > 0 {
+		return jen.Id(g.e + "Result").Values()
+	}
+	if _, list := r.Type.Elem(); list {
+		return jen.Nil()
+	}
+	switch r.Type {
+	case script.Int, script.Float, script.Duration:
+		return jen.Lit(0)
+	case script.String, script.Status:
+		return jen.Lit("")
+	case script.Bool:
+		return jen.False()
+	default: // any, []byte, json.RawMessage
+		return jen.Nil()
+	}
+}
+
 func (g *scriptGen) resultType(f *jen.File) {
 	if len(g.s.Returns.Fields) == 0 {
 		return
@@ -398,9 +419,8 @@ func (g *scriptGen) cmdType(f *jen.File) {
 	)
 	f.Line()
 	f.Comment("Result decodes the reply; a reply of the wrong shape is a *ReplyError.")
-	zero := jen.Id("zero")
+	zero := g.zero()
 	f.Func().Params(jen.Id("c").Id(cmd)).Id("Result").Params().Params(g.resultGoType(), jen.Error()).BlockFunc(func(b *jen.Group) {
-		b.Var().Id("zero").Add(g.resultGoType())
 		b.If(jen.Id("c").Dot("err").Op("!=").Nil()).Block(jen.Return(zero, jen.Id("c").Dot("err")))
 		r := g.s.Returns
 		switch {
@@ -473,8 +493,7 @@ func (g *scriptGen) methods(f *jen.File) {
 	f.Commentf("On a pipeline the reply comes after Exec: use %s.", cmd)
 	f.Func().Params(recv.Clone()).Id(g.e).Params(head...).Params(g.resultGoType(), jen.Error()).Block(
 		jen.If(jen.Err().Op(":=").Add(g.sc.Clone()).Dot("NotPipelined").Call(jen.Id("c")), jen.Err().Op("!=").Nil()).Block(
-			jen.Var().Id("zero").Add(g.resultGoType()),
-			jen.Return(jen.Id("zero"), jen.Err()),
+			jen.Return(g.zero(), jen.Err()),
 		),
 		jen.Return(jen.Id("s").Dot(cmd).Call(call...).Dot("Result").Call()),
 	)

@@ -181,33 +181,32 @@ func (c ClThrottleCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c ClThrottleCmd) Result() (ClThrottleResult, error) {
-	var zero ClThrottleResult
 	if c.err != nil {
-		return zero, c.err
+		return ClThrottleResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return ClThrottleResult{}, err
 	}
 	f, err := clThrottleScript.Fields(v, 5)
 	if err != nil {
-		return zero, err
+		return ClThrottleResult{}, err
 	}
 	var r ClThrottleResult
 	if r.Limited, err = clThrottleScript.AsBool("limited", f[0]); err != nil {
-		return zero, err
+		return ClThrottleResult{}, err
 	}
 	if r.Limit, err = clThrottleScript.AsInt("limit", f[1]); err != nil {
-		return zero, err
+		return ClThrottleResult{}, err
 	}
 	if r.Remaining, err = clThrottleScript.AsInt("remaining", f[2]); err != nil {
-		return zero, err
+		return ClThrottleResult{}, err
 	}
 	if r.RetryAfterS, err = clThrottleScript.AsInt("retry_after_s", f[3]); err != nil {
-		return zero, err
+		return ClThrottleResult{}, err
 	}
 	if r.ResetAfterS, err = clThrottleScript.AsInt("reset_after_s", f[4]); err != nil {
-		return zero, err
+		return ClThrottleResult{}, err
 	}
 	return r, nil
 }
@@ -222,8 +221,7 @@ func (c ClThrottleCmd) Result() (ClThrottleResult, error) {
 // On a pipeline the reply comes after Exec: use ClThrottleCmd.
 func (s *Scripts) ClThrottle(ctx context.Context, c Scripter, keys ClThrottleKeys, args ClThrottleArgs) (ClThrottleResult, error) {
 	if err := clThrottleScript.NotPipelined(c); err != nil {
-		var zero ClThrottleResult
-		return zero, err
+		return ClThrottleResult{}, err
 	}
 	return s.ClThrottleCmd(ctx, c, keys, args).Result()
 }

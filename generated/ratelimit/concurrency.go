@@ -185,30 +185,29 @@ func (c ConcurrencyCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c ConcurrencyCmd) Result() (ConcurrencyResult, error) {
-	var zero ConcurrencyResult
 	if c.err != nil {
-		return zero, c.err
+		return ConcurrencyResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return ConcurrencyResult{}, err
 	}
 	f, err := concurrencyScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return ConcurrencyResult{}, err
 	}
 	var r ConcurrencyResult
 	if r.Allowed, err = concurrencyScript.AsBool("allowed", f[0]); err != nil {
-		return zero, err
+		return ConcurrencyResult{}, err
 	}
 	if r.Remaining, err = concurrencyScript.AsInt("remaining", f[1]); err != nil {
-		return zero, err
+		return ConcurrencyResult{}, err
 	}
 	if r.RetryAfterMs, err = concurrencyScript.AsInt("retry_after_ms", f[2]); err != nil {
-		return zero, err
+		return ConcurrencyResult{}, err
 	}
 	if r.ResetAfterMs, err = concurrencyScript.AsInt("reset_after_ms", f[3]); err != nil {
-		return zero, err
+		return ConcurrencyResult{}, err
 	}
 	return r, nil
 }
@@ -222,8 +221,7 @@ func (c ConcurrencyCmd) Result() (ConcurrencyResult, error) {
 // On a pipeline the reply comes after Exec: use ConcurrencyCmd.
 func (s *Scripts) Concurrency(ctx context.Context, c Scripter, keys ConcurrencyKeys, args ConcurrencyArgs) (ConcurrencyResult, error) {
 	if err := concurrencyScript.NotPipelined(c); err != nil {
-		var zero ConcurrencyResult
-		return zero, err
+		return ConcurrencyResult{}, err
 	}
 	return s.ConcurrencyCmd(ctx, c, keys, args).Result()
 }

@@ -147,30 +147,29 @@ func (c CreditsCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c CreditsCmd) Result() (CreditsResult, error) {
-	var zero CreditsResult
 	if c.err != nil {
-		return zero, c.err
+		return CreditsResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return CreditsResult{}, err
 	}
 	f, err := creditsScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return CreditsResult{}, err
 	}
 	var r CreditsResult
 	if r.Allowed, err = creditsScript.AsBool("allowed", f[0]); err != nil {
-		return zero, err
+		return CreditsResult{}, err
 	}
 	if r.Remaining, err = creditsScript.AsInt("remaining", f[1]); err != nil {
-		return zero, err
+		return CreditsResult{}, err
 	}
 	if r.RetryAfterMs, err = creditsScript.AsInt("retry_after_ms", f[2]); err != nil {
-		return zero, err
+		return CreditsResult{}, err
 	}
 	if r.ResetAfterMs, err = creditsScript.AsInt("reset_after_ms", f[3]); err != nil {
-		return zero, err
+		return CreditsResult{}, err
 	}
 	return r, nil
 }
@@ -185,8 +184,7 @@ func (c CreditsCmd) Result() (CreditsResult, error) {
 // On a pipeline the reply comes after Exec: use CreditsCmd.
 func (s *Scripts) Credits(ctx context.Context, c Scripter, keys CreditsKeys, args CreditsArgs) (CreditsResult, error) {
 	if err := creditsScript.NotPipelined(c); err != nil {
-		var zero CreditsResult
-		return zero, err
+		return CreditsResult{}, err
 	}
 	return s.CreditsCmd(ctx, c, keys, args).Result()
 }

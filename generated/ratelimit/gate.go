@@ -101,30 +101,29 @@ func (c GateCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c GateCmd) Result() (GateResult, error) {
-	var zero GateResult
 	if c.err != nil {
-		return zero, c.err
+		return GateResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return GateResult{}, err
 	}
 	f, err := gateScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return GateResult{}, err
 	}
 	var r GateResult
 	if r.Allowed, err = gateScript.AsBool("allowed", f[0]); err != nil {
-		return zero, err
+		return GateResult{}, err
 	}
 	if r.Remaining, err = gateScript.AsInt("remaining", f[1]); err != nil {
-		return zero, err
+		return GateResult{}, err
 	}
 	if r.RetryAfterMs, err = gateScript.AsInt("retry_after_ms", f[2]); err != nil {
-		return zero, err
+		return GateResult{}, err
 	}
 	if r.ResetAfterMs, err = gateScript.AsInt("reset_after_ms", f[3]); err != nil {
-		return zero, err
+		return GateResult{}, err
 	}
 	return r, nil
 }
@@ -139,8 +138,7 @@ func (c GateCmd) Result() (GateResult, error) {
 // On a pipeline the reply comes after Exec: use GateCmd.
 func (s *Scripts) Gate(ctx context.Context, c Scripter, keys GateKeys, args GateArgs) (GateResult, error) {
 	if err := gateScript.NotPipelined(c); err != nil {
-		var zero GateResult
-		return zero, err
+		return GateResult{}, err
 	}
 	return s.GateCmd(ctx, c, keys, args).Result()
 }

@@ -150,30 +150,29 @@ func (c GcraCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c GcraCmd) Result() (GcraResult, error) {
-	var zero GcraResult
 	if c.err != nil {
-		return zero, c.err
+		return GcraResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return GcraResult{}, err
 	}
 	f, err := gcraScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return GcraResult{}, err
 	}
 	var r GcraResult
 	if r.Allowed, err = gcraScript.AsBool("allowed", f[0]); err != nil {
-		return zero, err
+		return GcraResult{}, err
 	}
 	if r.Remaining, err = gcraScript.AsInt("remaining", f[1]); err != nil {
-		return zero, err
+		return GcraResult{}, err
 	}
 	if r.RetryAfterMs, err = gcraScript.AsInt("retry_after_ms", f[2]); err != nil {
-		return zero, err
+		return GcraResult{}, err
 	}
 	if r.ResetAfterMs, err = gcraScript.AsInt("reset_after_ms", f[3]); err != nil {
-		return zero, err
+		return GcraResult{}, err
 	}
 	return r, nil
 }
@@ -188,8 +187,7 @@ func (c GcraCmd) Result() (GcraResult, error) {
 // On a pipeline the reply comes after Exec: use GcraCmd.
 func (s *Scripts) Gcra(ctx context.Context, c Scripter, keys GcraKeys, args GcraArgs) (GcraResult, error) {
 	if err := gcraScript.NotPipelined(c); err != nil {
-		var zero GcraResult
-		return zero, err
+		return GcraResult{}, err
 	}
 	return s.GcraCmd(ctx, c, keys, args).Result()
 }

@@ -204,30 +204,29 @@ func (c LogCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c LogCmd) Result() (LogResult, error) {
-	var zero LogResult
 	if c.err != nil {
-		return zero, c.err
+		return LogResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return LogResult{}, err
 	}
 	f, err := logScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return LogResult{}, err
 	}
 	var r LogResult
 	if r.Allowed, err = logScript.AsBool("allowed", f[0]); err != nil {
-		return zero, err
+		return LogResult{}, err
 	}
 	if r.Remaining, err = logScript.AsInt("remaining", f[1]); err != nil {
-		return zero, err
+		return LogResult{}, err
 	}
 	if r.RetryAfterMs, err = logScript.AsInt("retry_after_ms", f[2]); err != nil {
-		return zero, err
+		return LogResult{}, err
 	}
 	if r.ResetAfterMs, err = logScript.AsInt("reset_after_ms", f[3]); err != nil {
-		return zero, err
+		return LogResult{}, err
 	}
 	return r, nil
 }
@@ -243,8 +242,7 @@ func (c LogCmd) Result() (LogResult, error) {
 // On a pipeline the reply comes after Exec: use LogCmd.
 func (s *Scripts) Log(ctx context.Context, c Scripter, keys LogKeys, args LogArgs) (LogResult, error) {
 	if err := logScript.NotPipelined(c); err != nil {
-		var zero LogResult
-		return zero, err
+		return LogResult{}, err
 	}
 	return s.LogCmd(ctx, c, keys, args).Result()
 }

@@ -101,33 +101,32 @@ func (c QueueCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c QueueCmd) Result() (QueueResult, error) {
-	var zero QueueResult
 	if c.err != nil {
-		return zero, c.err
+		return QueueResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return QueueResult{}, err
 	}
 	f, err := queueScript.Fields(v, 5)
 	if err != nil {
-		return zero, err
+		return QueueResult{}, err
 	}
 	var r QueueResult
 	if r.Allowed, err = queueScript.AsBool("allowed", f[0]); err != nil {
-		return zero, err
+		return QueueResult{}, err
 	}
 	if r.Remaining, err = queueScript.AsInt("remaining", f[1]); err != nil {
-		return zero, err
+		return QueueResult{}, err
 	}
 	if r.RetryAfterMs, err = queueScript.AsInt("retry_after_ms", f[2]); err != nil {
-		return zero, err
+		return QueueResult{}, err
 	}
 	if r.ResetAfterMs, err = queueScript.AsInt("reset_after_ms", f[3]); err != nil {
-		return zero, err
+		return QueueResult{}, err
 	}
 	if r.ID, err = queueScript.AsString("id", f[4]); err != nil {
-		return zero, err
+		return QueueResult{}, err
 	}
 	return r, nil
 }
@@ -142,8 +141,7 @@ func (c QueueCmd) Result() (QueueResult, error) {
 // On a pipeline the reply comes after Exec: use QueueCmd.
 func (s *Scripts) Queue(ctx context.Context, c Scripter, keys QueueKeys, args QueueArgs) (QueueResult, error) {
 	if err := queueScript.NotPipelined(c); err != nil {
-		var zero QueueResult
-		return zero, err
+		return QueueResult{}, err
 	}
 	return s.QueueCmd(ctx, c, keys, args).Result()
 }

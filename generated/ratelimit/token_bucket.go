@@ -169,30 +169,29 @@ func (c TokenBucketCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c TokenBucketCmd) Result() (TokenBucketResult, error) {
-	var zero TokenBucketResult
 	if c.err != nil {
-		return zero, c.err
+		return TokenBucketResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return TokenBucketResult{}, err
 	}
 	f, err := tokenBucketScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return TokenBucketResult{}, err
 	}
 	var r TokenBucketResult
 	if r.Allowed, err = tokenBucketScript.AsBool("allowed", f[0]); err != nil {
-		return zero, err
+		return TokenBucketResult{}, err
 	}
 	if r.Remaining, err = tokenBucketScript.AsInt("remaining", f[1]); err != nil {
-		return zero, err
+		return TokenBucketResult{}, err
 	}
 	if r.RetryAfterMs, err = tokenBucketScript.AsInt("retry_after_ms", f[2]); err != nil {
-		return zero, err
+		return TokenBucketResult{}, err
 	}
 	if r.ResetAfterMs, err = tokenBucketScript.AsInt("reset_after_ms", f[3]); err != nil {
-		return zero, err
+		return TokenBucketResult{}, err
 	}
 	return r, nil
 }
@@ -207,8 +206,7 @@ func (c TokenBucketCmd) Result() (TokenBucketResult, error) {
 // On a pipeline the reply comes after Exec: use TokenBucketCmd.
 func (s *Scripts) TokenBucket(ctx context.Context, c Scripter, keys TokenBucketKeys, args TokenBucketArgs) (TokenBucketResult, error) {
 	if err := tokenBucketScript.NotPipelined(c); err != nil {
-		var zero TokenBucketResult
-		return zero, err
+		return TokenBucketResult{}, err
 	}
 	return s.TokenBucketCmd(ctx, c, keys, args).Result()
 }

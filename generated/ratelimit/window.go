@@ -344,30 +344,29 @@ func (c WindowCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c WindowCmd) Result() (WindowResult, error) {
-	var zero WindowResult
 	if c.err != nil {
-		return zero, c.err
+		return WindowResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return WindowResult{}, err
 	}
 	f, err := windowScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return WindowResult{}, err
 	}
 	var r WindowResult
 	if r.Allowed, err = windowScript.AsBool("allowed", f[0]); err != nil {
-		return zero, err
+		return WindowResult{}, err
 	}
 	if r.Remaining, err = windowScript.AsInt("remaining", f[1]); err != nil {
-		return zero, err
+		return WindowResult{}, err
 	}
 	if r.RetryAfterMs, err = windowScript.AsInt("retry_after_ms", f[2]); err != nil {
-		return zero, err
+		return WindowResult{}, err
 	}
 	if r.ResetAfterMs, err = windowScript.AsInt("reset_after_ms", f[3]); err != nil {
-		return zero, err
+		return WindowResult{}, err
 	}
 	return r, nil
 }
@@ -385,8 +384,7 @@ func (c WindowCmd) Result() (WindowResult, error) {
 // On a pipeline the reply comes after Exec: use WindowCmd.
 func (s *Scripts) Window(ctx context.Context, c Scripter, keys WindowKeys, args WindowArgs) (WindowResult, error) {
 	if err := windowScript.NotPipelined(c); err != nil {
-		var zero WindowResult
-		return zero, err
+		return WindowResult{}, err
 	}
 	return s.WindowCmd(ctx, c, keys, args).Result()
 }

@@ -76,24 +76,23 @@ func (c EnqueueCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c EnqueueCmd) Result() (EnqueueResult, error) {
-	var zero EnqueueResult
 	if c.err != nil {
-		return zero, c.err
+		return EnqueueResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return EnqueueResult{}, err
 	}
 	f, err := enqueueScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return EnqueueResult{}, err
 	}
 	var r EnqueueResult
 	if r.Length, err = enqueueScript.AsInt("length", f[0]); err != nil {
-		return zero, err
+		return EnqueueResult{}, err
 	}
 	if r.Total, err = enqueueScript.AsInt("total", f[1]); err != nil {
-		return zero, err
+		return EnqueueResult{}, err
 	}
 	return r, nil
 }
@@ -106,8 +105,7 @@ func (c EnqueueCmd) Result() (EnqueueResult, error) {
 // On a pipeline the reply comes after Exec: use EnqueueCmd.
 func (s *Scripts) Enqueue(ctx context.Context, c Scripter, keys EnqueueKeys, args EnqueueArgs) (EnqueueResult, error) {
 	if err := enqueueScript.NotPipelined(c); err != nil {
-		var zero EnqueueResult
-		return zero, err
+		return EnqueueResult{}, err
 	}
 	return s.EnqueueCmd(ctx, c, keys, args).Result()
 }

@@ -52,13 +52,12 @@ func (c PeekCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c PeekCmd) Result() ([]string, error) {
-	var zero []string
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
 	return scriptrt.AsList(peekScript, "", v, (*scriptrt.Script).AsString)
 }
@@ -71,8 +70,7 @@ func (c PeekCmd) Result() ([]string, error) {
 // On a pipeline the reply comes after Exec: use PeekCmd.
 func (s *Scripts) Peek(ctx context.Context, c Scripter, keys PeekKeys) ([]string, error) {
 	if err := peekScript.NotPipelined(c); err != nil {
-		var zero []string
-		return zero, err
+		return nil, err
 	}
 	return s.PeekCmd(ctx, c, keys).Result()
 }

@@ -61,24 +61,23 @@ func (c StatsCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c StatsCmd) Result() (StatsResult, error) {
-	var zero StatsResult
 	if c.err != nil {
-		return zero, c.err
+		return StatsResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return StatsResult{}, err
 	}
 	f, err := statsScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return StatsResult{}, err
 	}
 	var r StatsResult
 	if r.First, err = statsScript.AsString("first", f[0]); err != nil {
-		return zero, err
+		return StatsResult{}, err
 	}
 	if r.N, err = statsScript.AsInt("n", f[1]); err != nil {
-		return zero, err
+		return StatsResult{}, err
 	}
 	return r, nil
 }
@@ -91,8 +90,7 @@ func (c StatsCmd) Result() (StatsResult, error) {
 // On a pipeline the reply comes after Exec: use StatsCmd.
 func (s *Scripts) Stats(ctx context.Context, c Scripter, keys StatsKeys) (StatsResult, error) {
 	if err := statsScript.NotPipelined(c); err != nil {
-		var zero StatsResult
-		return zero, err
+		return StatsResult{}, err
 	}
 	return s.StatsCmd(ctx, c, keys).Result()
 }

@@ -66,13 +66,12 @@ func (c MirrorCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c MirrorCmd) Result() (string, error) {
-	var zero string
 	if c.err != nil {
-		return zero, c.err
+		return "", c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return "", err
 	}
 	return mirrorScript.AsStatus("", v)
 }
@@ -84,8 +83,7 @@ func (c MirrorCmd) Result() (string, error) {
 // On a pipeline the reply comes after Exec: use MirrorCmd.
 func (s *Scripts) Mirror(ctx context.Context, c Scripter, keys MirrorKeys) (string, error) {
 	if err := mirrorScript.NotPipelined(c); err != nil {
-		var zero string
-		return zero, err
+		return "", err
 	}
 	return s.MirrorCmd(ctx, c, keys).Result()
 }

@@ -78,24 +78,23 @@ func (c MoveCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c MoveCmd) Result() (MoveResult, error) {
-	var zero MoveResult
 	if c.err != nil {
-		return zero, c.err
+		return MoveResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return MoveResult{}, err
 	}
 	f, err := moveScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return MoveResult{}, err
 	}
 	var r MoveResult
 	if r.From, err = moveScript.AsInt("from", f[0]); err != nil {
-		return zero, err
+		return MoveResult{}, err
 	}
 	if r.To, err = moveScript.AsInt("to", f[1]); err != nil {
-		return zero, err
+		return MoveResult{}, err
 	}
 	return r, nil
 }
@@ -107,8 +106,7 @@ func (c MoveCmd) Result() (MoveResult, error) {
 // On a pipeline the reply comes after Exec: use MoveCmd.
 func (s *Scripts) Move(ctx context.Context, c Scripter, keys MoveKeys, args MoveArgs) (MoveResult, error) {
 	if err := moveScript.NotPipelined(c); err != nil {
-		var zero MoveResult
-		return zero, err
+		return MoveResult{}, err
 	}
 	return s.MoveCmd(ctx, c, keys, args).Result()
 }

@@ -73,13 +73,12 @@ func (c TallyCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c TallyCmd) Result() (int64, error) {
-	var zero int64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
 	return tallyScript.AsInt("", v)
 }
@@ -91,8 +90,7 @@ func (c TallyCmd) Result() (int64, error) {
 // On a pipeline the reply comes after Exec: use TallyCmd.
 func (s *Scripts) Tally(ctx context.Context, c Scripter, keys TallyKeys) (int64, error) {
 	if err := tallyScript.NotPipelined(c); err != nil {
-		var zero int64
-		return zero, err
+		return 0, err
 	}
 	return s.TallyCmd(ctx, c, keys).Result()
 }

@@ -46,13 +46,12 @@ func (c AnywhereCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AnywhereCmd) Result() (int64, error) {
-	var zero int64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
 	return anywhereScript.AsInt("", v)
 }
@@ -64,8 +63,7 @@ func (c AnywhereCmd) Result() (int64, error) {
 // On a pipeline the reply comes after Exec: use AnywhereCmd.
 func (s *Scripts) Anywhere(ctx context.Context, c Scripter, keys AnywhereKeys) (int64, error) {
 	if err := anywhereScript.NotPipelined(c); err != nil {
-		var zero int64
-		return zero, err
+		return 0, err
 	}
 	return s.AnywhereCmd(ctx, c, keys).Result()
 }

@@ -59,24 +59,23 @@ func (c CounterCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c CounterCmd) Result() (CounterResult, error) {
-	var zero CounterResult
 	if c.err != nil {
-		return zero, c.err
+		return CounterResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return CounterResult{}, err
 	}
 	f, err := counterScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return CounterResult{}, err
 	}
 	var r CounterResult
 	if r.A, err = counterScript.AsInt("a", f[0]); err != nil {
-		return zero, err
+		return CounterResult{}, err
 	}
 	if r.B, err = counterScript.AsInt("b", f[1]); err != nil {
-		return zero, err
+		return CounterResult{}, err
 	}
 	return r, nil
 }
@@ -88,8 +87,7 @@ func (c CounterCmd) Result() (CounterResult, error) {
 // On a pipeline the reply comes after Exec: use CounterCmd.
 func (s *Scripts) Counter(ctx context.Context, c Scripter, keys CounterKeys, args CounterArgs) (CounterResult, error) {
 	if err := counterScript.NotPipelined(c); err != nil {
-		var zero CounterResult
-		return zero, err
+		return CounterResult{}, err
 	}
 	return s.CounterCmd(ctx, c, keys, args).Result()
 }

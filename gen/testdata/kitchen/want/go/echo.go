@@ -87,24 +87,23 @@ func (c EchoCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c EchoCmd) Result() (EchoResult, error) {
-	var zero EchoResult
 	if c.err != nil {
-		return zero, c.err
+		return EchoResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return EchoResult{}, err
 	}
 	f, err := echoScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return EchoResult{}, err
 	}
 	var r EchoResult
 	if r.Keys, err = scriptrt.AsList(echoScript, "keys", f[0], (*scriptrt.Script).AsString); err != nil {
-		return zero, err
+		return EchoResult{}, err
 	}
 	if r.Argv, err = scriptrt.AsList(echoScript, "argv", f[1], (*scriptrt.Script).AsString); err != nil {
-		return zero, err
+		return EchoResult{}, err
 	}
 	return r, nil
 }
@@ -117,8 +116,7 @@ func (c EchoCmd) Result() (EchoResult, error) {
 // On a pipeline the reply comes after Exec: use EchoCmd.
 func (s *Scripts) Echo(ctx context.Context, c Scripter, keys EchoKeys, args EchoArgs) (EchoResult, error) {
 	if err := echoScript.NotPipelined(c); err != nil {
-		var zero EchoResult
-		return zero, err
+		return EchoResult{}, err
 	}
 	return s.EchoCmd(ctx, c, keys, args).Result()
 }

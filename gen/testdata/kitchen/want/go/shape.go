@@ -55,24 +55,23 @@ func (c ShapeCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c ShapeCmd) Result() (ShapeResult, error) {
-	var zero ShapeResult
 	if c.err != nil {
-		return zero, c.err
+		return ShapeResult{}, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return ShapeResult{}, err
 	}
 	f, err := shapeScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return ShapeResult{}, err
 	}
 	var r ShapeResult
 	if r.N, err = shapeScript.AsInt("n", f[0]); err != nil {
-		return zero, err
+		return ShapeResult{}, err
 	}
 	if r.Ok, err = shapeScript.AsBool("ok", f[1]); err != nil {
-		return zero, err
+		return ShapeResult{}, err
 	}
 	return r, nil
 }
@@ -84,8 +83,7 @@ func (c ShapeCmd) Result() (ShapeResult, error) {
 // On a pipeline the reply comes after Exec: use ShapeCmd.
 func (s *Scripts) Shape(ctx context.Context, c Scripter, args ShapeArgs) (ShapeResult, error) {
 	if err := shapeScript.NotPipelined(c); err != nil {
-		var zero ShapeResult
-		return zero, err
+		return ShapeResult{}, err
 	}
 	return s.ShapeCmd(ctx, c, args).Result()
 }

@@ -52,13 +52,12 @@ func (c TailCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c TailCmd) Result() ([]string, error) {
-	var zero []string
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
 	return scriptrt.AsList(tailScript, "", v, (*scriptrt.Script).AsString)
 }
@@ -71,8 +70,7 @@ func (c TailCmd) Result() ([]string, error) {
 // On a pipeline the reply comes after Exec: use TailCmd.
 func (s *Scripts) Tail(ctx context.Context, c Scripter, args TailArgs) ([]string, error) {
 	if err := tailScript.NotPipelined(c); err != nil {
-		var zero []string
-		return zero, err
+		return nil, err
 	}
 	return s.TailCmd(ctx, c, args).Result()
 }

@@ -57,13 +57,12 @@ func (c AsBoolCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsBoolCmd) Result() (bool, error) {
-	var zero bool
 	if c.err != nil {
-		return zero, c.err
+		return false, c.err
 	}
 	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return false, err
 	}
 	return asBoolScript.AsBool("", v)
 }
@@ -73,8 +72,7 @@ func (c AsBoolCmd) Result() (bool, error) {
 // On a pipeline the reply comes after Exec: use AsBoolCmd.
 func (s *Scripts) AsBool(ctx context.Context, c Scripter, args AsBoolArgs) (bool, error) {
 	if err := asBoolScript.NotPipelined(c); err != nil {
-		var zero bool
-		return zero, err
+		return false, err
 	}
 	return s.AsBoolCmd(ctx, c, args).Result()
 }

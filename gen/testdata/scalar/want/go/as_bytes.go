@@ -57,13 +57,12 @@ func (c AsBytesCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsBytesCmd) Result() ([]byte, error) {
-	var zero []byte
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
 	return asBytesScript.AsBytes("", v)
 }
@@ -73,8 +72,7 @@ func (c AsBytesCmd) Result() ([]byte, error) {
 // On a pipeline the reply comes after Exec: use AsBytesCmd.
 func (s *Scripts) AsBytes(ctx context.Context, c Scripter, args AsBytesArgs) ([]byte, error) {
 	if err := asBytesScript.NotPipelined(c); err != nil {
-		var zero []byte
-		return zero, err
+		return nil, err
 	}
 	return s.AsBytesCmd(ctx, c, args).Result()
 }

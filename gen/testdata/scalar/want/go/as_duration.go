@@ -58,13 +58,12 @@ func (c AsDurationCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsDurationCmd) Result() (time.Duration, error) {
-	var zero time.Duration
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
 	return asDurationScript.AsDuration("", v)
 }
@@ -74,8 +73,7 @@ func (c AsDurationCmd) Result() (time.Duration, error) {
 // On a pipeline the reply comes after Exec: use AsDurationCmd.
 func (s *Scripts) AsDuration(ctx context.Context, c Scripter, args AsDurationArgs) (time.Duration, error) {
 	if err := asDurationScript.NotPipelined(c); err != nil {
-		var zero time.Duration
-		return zero, err
+		return 0, err
 	}
 	return s.AsDurationCmd(ctx, c, args).Result()
 }

@@ -57,13 +57,12 @@ func (c AsFloatCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsFloatCmd) Result() (float64, error) {
-	var zero float64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
 	return asFloatScript.AsFloat("", v)
 }
@@ -73,8 +72,7 @@ func (c AsFloatCmd) Result() (float64, error) {
 // On a pipeline the reply comes after Exec: use AsFloatCmd.
 func (s *Scripts) AsFloat(ctx context.Context, c Scripter, args AsFloatArgs) (float64, error) {
 	if err := asFloatScript.NotPipelined(c); err != nil {
-		var zero float64
-		return zero, err
+		return 0, err
 	}
 	return s.AsFloatCmd(ctx, c, args).Result()
 }

@@ -57,13 +57,12 @@ func (c AsIntCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsIntCmd) Result() (int64, error) {
-	var zero int64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
 	return asIntScript.AsInt("", v)
 }
@@ -73,8 +72,7 @@ func (c AsIntCmd) Result() (int64, error) {
 // On a pipeline the reply comes after Exec: use AsIntCmd.
 func (s *Scripts) AsInt(ctx context.Context, c Scripter, args AsIntArgs) (int64, error) {
 	if err := asIntScript.NotPipelined(c); err != nil {
-		var zero int64
-		return zero, err
+		return 0, err
 	}
 	return s.AsIntCmd(ctx, c, args).Result()
 }

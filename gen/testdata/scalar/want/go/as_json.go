@@ -58,13 +58,12 @@ func (c AsJSONCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsJSONCmd) Result() (json.RawMessage, error) {
-	var zero json.RawMessage
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
 	return asJSONScript.AsJSON("", v)
 }
@@ -74,8 +73,7 @@ func (c AsJSONCmd) Result() (json.RawMessage, error) {
 // On a pipeline the reply comes after Exec: use AsJSONCmd.
 func (s *Scripts) AsJSON(ctx context.Context, c Scripter, args AsJSONArgs) (json.RawMessage, error) {
 	if err := asJSONScript.NotPipelined(c); err != nil {
-		var zero json.RawMessage
-		return zero, err
+		return nil, err
 	}
 	return s.AsJSONCmd(ctx, c, args).Result()
 }

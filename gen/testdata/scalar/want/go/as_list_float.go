@@ -57,13 +57,12 @@ func (c AsListFloatCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsListFloatCmd) Result() ([]float64, error) {
-	var zero []float64
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
 	return scriptrt.AsList(asListFloatScript, "", v, (*scriptrt.Script).AsFloat)
 }
@@ -73,8 +72,7 @@ func (c AsListFloatCmd) Result() ([]float64, error) {
 // On a pipeline the reply comes after Exec: use AsListFloatCmd.
 func (s *Scripts) AsListFloat(ctx context.Context, c Scripter, args AsListFloatArgs) ([]float64, error) {
 	if err := asListFloatScript.NotPipelined(c); err != nil {
-		var zero []float64
-		return zero, err
+		return nil, err
 	}
 	return s.AsListFloatCmd(ctx, c, args).Result()
 }

@@ -57,13 +57,12 @@ func (c AsListIntCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsListIntCmd) Result() ([]int64, error) {
-	var zero []int64
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
 	return scriptrt.AsList(asListIntScript, "", v, (*scriptrt.Script).AsInt)
 }
@@ -73,8 +72,7 @@ func (c AsListIntCmd) Result() ([]int64, error) {
 // On a pipeline the reply comes after Exec: use AsListIntCmd.
 func (s *Scripts) AsListInt(ctx context.Context, c Scripter, args AsListIntArgs) ([]int64, error) {
 	if err := asListIntScript.NotPipelined(c); err != nil {
-		var zero []int64
-		return zero, err
+		return nil, err
 	}
 	return s.AsListIntCmd(ctx, c, args).Result()
 }

@@ -57,13 +57,12 @@ func (c AsStatusCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsStatusCmd) Result() (string, error) {
-	var zero string
 	if c.err != nil {
-		return zero, c.err
+		return "", c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return "", err
 	}
 	return asStatusScript.AsStatus("", v)
 }
@@ -73,8 +72,7 @@ func (c AsStatusCmd) Result() (string, error) {
 // On a pipeline the reply comes after Exec: use AsStatusCmd.
 func (s *Scripts) AsStatus(ctx context.Context, c Scripter, args AsStatusArgs) (string, error) {
 	if err := asStatusScript.NotPipelined(c); err != nil {
-		var zero string
-		return zero, err
+		return "", err
 	}
 	return s.AsStatusCmd(ctx, c, args).Result()
 }

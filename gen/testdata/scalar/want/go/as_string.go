@@ -57,13 +57,12 @@ func (c AsStringCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsStringCmd) Result() (string, error) {
-	var zero string
 	if c.err != nil {
-		return zero, c.err
+		return "", c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return "", err
 	}
 	return asStringScript.AsString("", v)
 }
@@ -73,8 +72,7 @@ func (c AsStringCmd) Result() (string, error) {
 // On a pipeline the reply comes after Exec: use AsStringCmd.
 func (s *Scripts) AsString(ctx context.Context, c Scripter, args AsStringArgs) (string, error) {
 	if err := asStringScript.NotPipelined(c); err != nil {
-		var zero string
-		return zero, err
+		return "", err
 	}
 	return s.AsStringCmd(ctx, c, args).Result()
 }

@@ -37,9 +37,8 @@ func (c NoreturnCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c NoreturnCmd) Result() (any, error) {
-	var zero any
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	return scriptrt.Result(c.cmd)
 }
@@ -51,8 +50,7 @@ func (c NoreturnCmd) Result() (any, error) {
 // On a pipeline the reply comes after Exec: use NoreturnCmd.
 func (s *Scripts) Noreturn(ctx context.Context, c Scripter) (any, error) {
 	if err := noreturnScript.NotPipelined(c); err != nil {
-		var zero any
-		return zero, err
+		return nil, err
 	}
 	return s.NoreturnCmd(ctx, c).Result()
 }

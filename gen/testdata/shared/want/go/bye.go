@@ -49,13 +49,12 @@ func (c ByeCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c ByeCmd) Result() (string, error) {
-	var zero string
 	if c.err != nil {
-		return zero, c.err
+		return "", c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return "", err
 	}
 	return byeScript.AsString("", v)
 }
@@ -65,8 +64,7 @@ func (c ByeCmd) Result() (string, error) {
 // On a pipeline the reply comes after Exec: use ByeCmd.
 func (s *Scripts) Bye(ctx context.Context, c Scripter, args ByeArgs) (string, error) {
 	if err := byeScript.NotPipelined(c); err != nil {
-		var zero string
-		return zero, err
+		return "", err
 	}
 	return s.ByeCmd(ctx, c, args).Result()
 }

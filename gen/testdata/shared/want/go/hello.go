@@ -52,13 +52,12 @@ func (c HelloCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c HelloCmd) Result() (string, error) {
-	var zero string
 	if c.err != nil {
-		return zero, c.err
+		return "", c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return "", err
 	}
 	return helloScript.AsString("", v)
 }
@@ -68,8 +67,7 @@ func (c HelloCmd) Result() (string, error) {
 // On a pipeline the reply comes after Exec: use HelloCmd.
 func (s *Scripts) Hello(ctx context.Context, c Scripter, args HelloArgs) (string, error) {
 	if err := helloScript.NotPipelined(c); err != nil {
-		var zero string
-		return zero, err
+		return "", err
 	}
 	return s.HelloCmd(ctx, c, args).Result()
 }

@@ -70,13 +70,12 @@ func (c MoveCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c MoveCmd) Result() (int64, error) {
-	var zero int64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
 	return moveScript.AsInt("", v)
 }
@@ -89,8 +88,7 @@ func (c MoveCmd) Result() (int64, error) {
 // On a pipeline the reply comes after Exec: use MoveCmd.
 func (s *Scripts) Move(ctx context.Context, c Scripter, keys MoveKeys, args MoveArgs) (int64, error) {
 	if err := moveScript.NotPipelined(c); err != nil {
-		var zero int64
-		return zero, err
+		return 0, err
 	}
 	return s.MoveCmd(ctx, c, keys, args).Result()
 }

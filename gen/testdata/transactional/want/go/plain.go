@@ -60,13 +60,12 @@ func (c PlainCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c PlainCmd) Result() (int64, error) {
-	var zero int64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
 	return plainScript.AsInt("", v)
 }
@@ -78,8 +77,7 @@ func (c PlainCmd) Result() (int64, error) {
 // On a pipeline the reply comes after Exec: use PlainCmd.
 func (s *Scripts) Plain(ctx context.Context, c Scripter, keys PlainKeys, args PlainArgs) (int64, error) {
 	if err := plainScript.NotPipelined(c); err != nil {
-		var zero int64
-		return zero, err
+		return 0, err
 	}
 	return s.PlainCmd(ctx, c, keys, args).Result()
 }
