@@ -41,10 +41,13 @@
 // their errors.
 //
 // Go wrappers are documented on Go (optional args, file layout). The Go
-// package for one directory is the hand-written runtime (package
-// gen/internal/runtime, copied as scripts.go) plus library.go and one file
-// per script rendered with jennifer. The EVAL source embedded in the Go code
-// is byte-identical to the bundle's file, so both give one SHA-1. Output is
-// deterministic: scripts are sorted by name, helpers by path, everything is
-// gofmt'd, and nothing depends on the time, the machine or absolute paths.
+// package for one directory holds only what is its own: scripts.go (from
+// scripts.go.tmpl), library.go and one file per script rendered with
+// jennifer. What every such package needs lives once, in the public package
+// scriptrt, which the generated code imports and whose version it checks at
+// compile time (scriptrt.EnforceVersion). The EVAL source embedded in the
+// Go code is byte-identical to the bundle's file, so both give one SHA-1.
+// Output is deterministic: scripts are sorted by name, helpers by path,
+// everything is gofmt'd, and nothing depends on the time, the machine or
+// absolute paths.
 package gen

@@ -4,16 +4,127 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // clThrottleScript is cl_throttle as bundled for EVAL (cl_throttle.lua in the bundle).
-var clThrottleScript = &script{
-	fn:   "ratelimit_cl_throttle",
-	name: "cl_throttle",
-	ro:   false,
-	sha:  "5417b5e511791b84fb541d3ddc3e97b25e32dee3",
-	src:  "--! name: cl_throttle\n--! doc: redis-cell's CL.THROTTLE as a script, for servers that cannot load\n--! doc: modules: `CL.THROTTLE key max_burst count period [quantity]` with the\n--! doc: module's exact reply. count requests per period seconds, bursts of up\n--! doc: to max_burst + 1; quantity 0 only looks. The module is redis-cell\n--! doc: (https://github.com/brandur/redis-cell).\n--! key: key = rl:{id}:cl  string: the theoretical arrival time, in µs since the epoch\n--! arg: max_burst int     (>= 0); the limit is max_burst + 1\n--! arg: count int         requests per period (> 0)\n--! arg: period int        in seconds (> 0)\n--! arg: quantity int = 1  units this request takes (>= 0)\n--! arg: now_ms int?       omitted: the server's TIME, to the microsecond\n--! returns: limited bool, limit int, remaining int, retry_after_s int, reset_after_s int\n--\n-- Follows redis-cell 0.4 (redis-cell-impl/src/lib.rs, RateLimiter::rate_limit,\n-- and redis-cell/src/lib.rs for the reply) step by step, quirks included:\n-- - the emission interval is period/count truncated to whole nanoseconds;\n-- - remaining divides whole microseconds by whole microseconds and truncates;\n-- - a refused request whose quantity can never fit reports retry_after -1;\n-- - waits are whole seconds, plus one when the remainder holds a whole\n--   millisecond (not a few microseconds: the module looks at milliseconds);\n-- - a refused request on a key whose TAT is in the past reports a negative\n--   reset_after and a remaining above the limit, as the module does.\n-- The module keeps nanoseconds in an i64; doubles cannot hold today's epoch in\n-- nanoseconds exactly, so time here is in microseconds, which they can, and\n-- the TAT is stored with 17 significant digits to keep its fraction.\nlocal MAX = 9007199254740991\n\n-- math.modf's first result is the truncation toward zero the module's\n-- integer casts make. Duration::whole_seconds, plus one for a partial second\n-- (subsec_milliseconds > 0):\nlocal function seconds(us)\n  local s = math.modf(us / 1000000)\n  if math.modf((us - s * 1000000) / 1000) > 0 then\n    s = s + 1\n  end\n  return s\nend\n\n-- Each argument is checked where it is read rather than by a helper: a Lua\n-- function call costs more than the check itself.\nlocal max_burst, count, period = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])\nif not (max_burst and max_burst % 1 == 0 and max_burst >= 0 and max_burst <= MAX) then\n  return redis.error_reply('ERR max_burst must be a non-negative integer')\nend\nif not (count and count % 1 == 0 and count >= 1 and count <= MAX) then\n  return redis.error_reply('ERR count must be a positive integer')\nend\nif not (period and period % 1 == 0 and period >= 1 and period <= MAX) then\n  return redis.error_reply('ERR period must be a positive integer (seconds)')\nend\nlocal quantity = tonumber(ARGV[4] or '1')\nif not (quantity and quantity % 1 == 0 and quantity >= 0 and quantity <= MAX) then\n  return redis.error_reply('ERR quantity must be a non-negative integer')\nend\nlocal now = ARGV[5]\nif now == nil or now == '' then\n  local t = redis.call('TIME')\n  now = tonumber(t[1]) * 1000000 + tonumber(t[2])\nelse\n  now = tonumber(now)\n  if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then\n    return redis.error_reply('ERR now_ms must be a non-negative integer')\n  end\n  now = now * 1000\nend\n\nlocal interval_ns = math.floor(period * 1000000000 / count)\n-- Below a microsecond the module divides by zero when it counts remaining.\nif interval_ns < 1000 then\n  return redis.error_reply('ERR count per period too high: at most one request per microsecond')\nend\nlocal interval = interval_ns / 1000\nlocal increment = interval_ns * quantity / 1000\nlocal tolerance = interval_ns * (max_burst + 1) / 1000\n\nlocal stored = redis.call('GET', KEYS[1])\nlocal tat = stored and tonumber(stored) or now\nlocal new_tat\nif now > tat then\n  new_tat = now + increment\nelse\n  new_tat = tat + increment\nend\nlocal diff = now - (new_tat - tolerance)\n\nlocal limited, retry, ttl = 0, -1000000, 0\nif diff < 0 then\n  if increment <= tolerance then\n    retry = -diff\n  end\n  limited = 1\n  ttl = tat - now\nelse\n  ttl = new_tat - now\n  local px = math.ceil(ttl / 1000)\n  if px > 0 then\n    redis.call('SET', KEYS[1], string.format('%.17g', new_tat), 'PX', px)\n  elseif stored then\n    redis.call('DEL', KEYS[1]) -- a look at a TAT in the past: nothing left to keep\n  end\nend\n\nlocal remaining = 0\nlocal room = tolerance - ttl\nif room > -interval then\n  remaining = math.modf(math.modf(room) / math.modf(interval))\nend\nreturn {limited, max_burst + 1, remaining, seconds(retry), seconds(ttl)}\n",
+var clThrottleScript = &scriptrt.Script{
+	Name: "cl_throttle",
+	SHA:  "5417b5e511791b84fb541d3ddc3e97b25e32dee3",
+	Fn:   "ratelimit_cl_throttle",
+	Src: `--! name: cl_throttle
+--! doc: redis-cell's CL.THROTTLE as a script, for servers that cannot load
+--! doc: modules: ` + "`" + `CL.THROTTLE key max_burst count period [quantity]` + "`" + ` with the
+--! doc: module's exact reply. count requests per period seconds, bursts of up
+--! doc: to max_burst + 1; quantity 0 only looks. The module is redis-cell
+--! doc: (https://github.com/brandur/redis-cell).
+--! key: key = rl:{id}:cl  string: the theoretical arrival time, in µs since the epoch
+--! arg: max_burst int     (>= 0); the limit is max_burst + 1
+--! arg: count int         requests per period (> 0)
+--! arg: period int        in seconds (> 0)
+--! arg: quantity int = 1  units this request takes (>= 0)
+--! arg: now_ms int?       omitted: the server's TIME, to the microsecond
+--! returns: limited bool, limit int, remaining int, retry_after_s int, reset_after_s int
+--
+-- Follows redis-cell 0.4 (redis-cell-impl/src/lib.rs, RateLimiter::rate_limit,
+-- and redis-cell/src/lib.rs for the reply) step by step, quirks included:
+-- - the emission interval is period/count truncated to whole nanoseconds;
+-- - remaining divides whole microseconds by whole microseconds and truncates;
+-- - a refused request whose quantity can never fit reports retry_after -1;
+-- - waits are whole seconds, plus one when the remainder holds a whole
+--   millisecond (not a few microseconds: the module looks at milliseconds);
+-- - a refused request on a key whose TAT is in the past reports a negative
+--   reset_after and a remaining above the limit, as the module does.
+-- The module keeps nanoseconds in an i64; doubles cannot hold today's epoch in
+-- nanoseconds exactly, so time here is in microseconds, which they can, and
+-- the TAT is stored with 17 significant digits to keep its fraction.
+local MAX = 9007199254740991
+
+-- math.modf's first result is the truncation toward zero the module's
+-- integer casts make. Duration::whole_seconds, plus one for a partial second
+-- (subsec_milliseconds > 0):
+local function seconds(us)
+  local s = math.modf(us / 1000000)
+  if math.modf((us - s * 1000000) / 1000) > 0 then
+    s = s + 1
+  end
+  return s
+end
+
+-- Each argument is checked where it is read rather than by a helper: a Lua
+-- function call costs more than the check itself.
+local max_burst, count, period = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if not (max_burst and max_burst % 1 == 0 and max_burst >= 0 and max_burst <= MAX) then
+  return redis.error_reply('ERR max_burst must be a non-negative integer')
+end
+if not (count and count % 1 == 0 and count >= 1 and count <= MAX) then
+  return redis.error_reply('ERR count must be a positive integer')
+end
+if not (period and period % 1 == 0 and period >= 1 and period <= MAX) then
+  return redis.error_reply('ERR period must be a positive integer (seconds)')
+end
+local quantity = tonumber(ARGV[4] or '1')
+if not (quantity and quantity % 1 == 0 and quantity >= 0 and quantity <= MAX) then
+  return redis.error_reply('ERR quantity must be a non-negative integer')
+end
+local now = ARGV[5]
+if now == nil or now == '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+else
+  now = tonumber(now)
+  if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
+    return redis.error_reply('ERR now_ms must be a non-negative integer')
+  end
+  now = now * 1000
+end
+
+local interval_ns = math.floor(period * 1000000000 / count)
+-- Below a microsecond the module divides by zero when it counts remaining.
+if interval_ns < 1000 then
+  return redis.error_reply('ERR count per period too high: at most one request per microsecond')
+end
+local interval = interval_ns / 1000
+local increment = interval_ns * quantity / 1000
+local tolerance = interval_ns * (max_burst + 1) / 1000
+
+local stored = redis.call('GET', KEYS[1])
+local tat = stored and tonumber(stored) or now
+local new_tat
+if now > tat then
+  new_tat = now + increment
+else
+  new_tat = tat + increment
+end
+local diff = now - (new_tat - tolerance)
+
+local limited, retry, ttl = 0, -1000000, 0
+if diff < 0 then
+  if increment <= tolerance then
+    retry = -diff
+  end
+  limited = 1
+  ttl = tat - now
+else
+  ttl = new_tat - now
+  local px = math.ceil(ttl / 1000)
+  if px > 0 then
+    redis.call('SET', KEYS[1], string.format('%.17g', new_tat), 'PX', px)
+  elseif stored then
+    redis.call('DEL', KEYS[1]) -- a look at a TAT in the past: nothing left to keep
+  end
+end
+
+local remaining = 0
+local room = tolerance - ttl
+if room > -interval then
+  remaining = math.modf(math.modf(room) / math.modf(interval))
+end
+return {limited, max_burst + 1, remaining, seconds(retry), seconds(ttl)}
+`,
 }
 
 // ClThrottleKeys are the KEYS of cl_throttle, in order.
@@ -71,33 +182,32 @@ func (c ClThrottleCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c ClThrottleCmd) Result() (ClThrottleResult, error) {
-	var zero ClThrottleResult
 	if c.err != nil {
-		return zero, c.err
+		return ClThrottleResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return ClThrottleResult{}, err
 	}
-	f, err := fields(clThrottleScript, v, 5)
+	f, err := clThrottleScript.Fields(v, 5)
 	if err != nil {
-		return zero, err
+		return ClThrottleResult{}, err
 	}
 	var r ClThrottleResult
-	if r.Limited, err = asBool(clThrottleScript, "limited", f[0]); err != nil {
-		return zero, err
+	if r.Limited, err = clThrottleScript.AsBool("limited", f[0]); err != nil {
+		return ClThrottleResult{}, err
 	}
-	if r.Limit, err = asInt(clThrottleScript, "limit", f[1]); err != nil {
-		return zero, err
+	if r.Limit, err = clThrottleScript.AsInt("limit", f[1]); err != nil {
+		return ClThrottleResult{}, err
 	}
-	if r.Remaining, err = asInt(clThrottleScript, "remaining", f[2]); err != nil {
-		return zero, err
+	if r.Remaining, err = clThrottleScript.AsInt("remaining", f[2]); err != nil {
+		return ClThrottleResult{}, err
 	}
-	if r.RetryAfterS, err = asInt(clThrottleScript, "retry_after_s", f[3]); err != nil {
-		return zero, err
+	if r.RetryAfterS, err = clThrottleScript.AsInt("retry_after_s", f[3]); err != nil {
+		return ClThrottleResult{}, err
 	}
-	if r.ResetAfterS, err = asInt(clThrottleScript, "reset_after_s", f[4]); err != nil {
-		return zero, err
+	if r.ResetAfterS, err = clThrottleScript.AsInt("reset_after_s", f[4]); err != nil {
+		return ClThrottleResult{}, err
 	}
 	return r, nil
 }
@@ -112,9 +222,8 @@ func (c ClThrottleCmd) Result() (ClThrottleResult, error) {
 //
 // On a pipeline the reply comes after Exec: use ClThrottleCmd.
 func (s *Scripts) ClThrottle(ctx context.Context, c Scripter, keys ClThrottleKeys, args ClThrottleArgs) (ClThrottleResult, error) {
-	if err := pipelined(clThrottleScript, c); err != nil {
-		var zero ClThrottleResult
-		return zero, err
+	if err := clThrottleScript.NotPipelined(c); err != nil {
+		return ClThrottleResult{}, err
 	}
 	return s.ClThrottleCmd(ctx, c, keys, args).Result()
 }

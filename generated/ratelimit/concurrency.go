@@ -4,16 +4,18 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // concurrencyScript is concurrency as bundled for EVAL (concurrency.lua in the bundle).
-var concurrencyScript = &script{
-	fn:   "ratelimit_concurrency",
-	name: "concurrency",
-	ro:   false,
-	sha:  "250f6787c6a01095063402c0e414c9ce633eb46d",
-	src: `--! name: concurrency
+var concurrencyScript = &scriptrt.Script{
+	Name: "concurrency",
+	SHA:  "250f6787c6a01095063402c0e414c9ce633eb46d",
+	Fn:   "ratelimit_concurrency",
+	Src: `--! name: concurrency
 --! doc: Concurrent requests limiter: at most limit requests in flight at
 --! doc: once. A request acquires a slot under its own id, releases it when
 --! doc: done, and a slot whose holder died frees itself after ttl_ms. Stripe's,
@@ -186,30 +188,29 @@ func (c ConcurrencyCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c ConcurrencyCmd) Result() (ConcurrencyResult, error) {
-	var zero ConcurrencyResult
 	if c.err != nil {
-		return zero, c.err
+		return ConcurrencyResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return ConcurrencyResult{}, err
 	}
-	f, err := fields(concurrencyScript, v, 4)
+	f, err := concurrencyScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return ConcurrencyResult{}, err
 	}
 	var r ConcurrencyResult
-	if r.Allowed, err = asBool(concurrencyScript, "allowed", f[0]); err != nil {
-		return zero, err
+	if r.Allowed, err = concurrencyScript.AsBool("allowed", f[0]); err != nil {
+		return ConcurrencyResult{}, err
 	}
-	if r.Remaining, err = asInt(concurrencyScript, "remaining", f[1]); err != nil {
-		return zero, err
+	if r.Remaining, err = concurrencyScript.AsInt("remaining", f[1]); err != nil {
+		return ConcurrencyResult{}, err
 	}
-	if r.RetryAfterMs, err = asInt(concurrencyScript, "retry_after_ms", f[2]); err != nil {
-		return zero, err
+	if r.RetryAfterMs, err = concurrencyScript.AsInt("retry_after_ms", f[2]); err != nil {
+		return ConcurrencyResult{}, err
 	}
-	if r.ResetAfterMs, err = asInt(concurrencyScript, "reset_after_ms", f[3]); err != nil {
-		return zero, err
+	if r.ResetAfterMs, err = concurrencyScript.AsInt("reset_after_ms", f[3]); err != nil {
+		return ConcurrencyResult{}, err
 	}
 	return r, nil
 }
@@ -224,9 +225,8 @@ func (c ConcurrencyCmd) Result() (ConcurrencyResult, error) {
 //
 // On a pipeline the reply comes after Exec: use ConcurrencyCmd.
 func (s *Scripts) Concurrency(ctx context.Context, c Scripter, keys ConcurrencyKeys, args ConcurrencyArgs) (ConcurrencyResult, error) {
-	if err := pipelined(concurrencyScript, c); err != nil {
-		var zero ConcurrencyResult
-		return zero, err
+	if err := concurrencyScript.NotPipelined(c); err != nil {
+		return ConcurrencyResult{}, err
 	}
 	return s.ConcurrencyCmd(ctx, c, keys, args).Result()
 }

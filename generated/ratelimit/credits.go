@@ -4,16 +4,18 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // creditsScript is credits as bundled for EVAL (credits.lua in the bundle).
-var creditsScript = &script{
-	fn:   "ratelimit_credits",
-	name: "credits",
-	ro:   false,
-	sha:  "eaacb66d45ca4771454e24cf41c5b764ecb8394c",
-	src: `--! name: credits
+var creditsScript = &scriptrt.Script{
+	Name: "credits",
+	SHA:  "eaacb66d45ca4771454e24cf41c5b764ecb8394c",
+	Fn:   "ratelimit_credits",
+	Src: `--! name: credits
 --! doc: Credits of a shared resource: credits units per timeframe of
 --! doc: window_ms, whoever asks first gets them. A timeframe starts with the
 --! doc: first request after the last one ended, and when the credits run out
@@ -147,30 +149,29 @@ func (c CreditsCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c CreditsCmd) Result() (CreditsResult, error) {
-	var zero CreditsResult
 	if c.err != nil {
-		return zero, c.err
+		return CreditsResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return CreditsResult{}, err
 	}
-	f, err := fields(creditsScript, v, 4)
+	f, err := creditsScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return CreditsResult{}, err
 	}
 	var r CreditsResult
-	if r.Allowed, err = asBool(creditsScript, "allowed", f[0]); err != nil {
-		return zero, err
+	if r.Allowed, err = creditsScript.AsBool("allowed", f[0]); err != nil {
+		return CreditsResult{}, err
 	}
-	if r.Remaining, err = asInt(creditsScript, "remaining", f[1]); err != nil {
-		return zero, err
+	if r.Remaining, err = creditsScript.AsInt("remaining", f[1]); err != nil {
+		return CreditsResult{}, err
 	}
-	if r.RetryAfterMs, err = asInt(creditsScript, "retry_after_ms", f[2]); err != nil {
-		return zero, err
+	if r.RetryAfterMs, err = creditsScript.AsInt("retry_after_ms", f[2]); err != nil {
+		return CreditsResult{}, err
 	}
-	if r.ResetAfterMs, err = asInt(creditsScript, "reset_after_ms", f[3]); err != nil {
-		return zero, err
+	if r.ResetAfterMs, err = creditsScript.AsInt("reset_after_ms", f[3]); err != nil {
+		return CreditsResult{}, err
 	}
 	return r, nil
 }
@@ -186,9 +187,8 @@ func (c CreditsCmd) Result() (CreditsResult, error) {
 //
 // On a pipeline the reply comes after Exec: use CreditsCmd.
 func (s *Scripts) Credits(ctx context.Context, c Scripter, keys CreditsKeys, args CreditsArgs) (CreditsResult, error) {
-	if err := pipelined(creditsScript, c); err != nil {
-		var zero CreditsResult
-		return zero, err
+	if err := creditsScript.NotPipelined(c); err != nil {
+		return CreditsResult{}, err
 	}
 	return s.CreditsCmd(ctx, c, keys, args).Result()
 }

@@ -4,16 +4,18 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // gateScript is gate as bundled for EVAL (gate.lua in the bundle).
-var gateScript = &script{
-	fn:   "ratelimit_gate",
-	name: "gate",
-	ro:   false,
-	sha:  "7ea79fe54fca35762c2353d3423cf9673cfcc1c9",
-	src: `--! name: gate
+var gateScript = &scriptrt.Script{
+	Name: "gate",
+	SHA:  "7ea79fe54fca35762c2353d3423cf9673cfcc1c9",
+	Fn:   "ratelimit_gate",
+	Src: `--! name: gate
 --! doc: Uniform rate limiter (a gate): each caller may pass once per interval.
 --! doc: The first call creates the gate key with a TTL of one interval; while it
 --! doc: lives every call is refused and told how long to wait. One key per
@@ -101,30 +103,29 @@ func (c GateCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c GateCmd) Result() (GateResult, error) {
-	var zero GateResult
 	if c.err != nil {
-		return zero, c.err
+		return GateResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return GateResult{}, err
 	}
-	f, err := fields(gateScript, v, 4)
+	f, err := gateScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return GateResult{}, err
 	}
 	var r GateResult
-	if r.Allowed, err = asBool(gateScript, "allowed", f[0]); err != nil {
-		return zero, err
+	if r.Allowed, err = gateScript.AsBool("allowed", f[0]); err != nil {
+		return GateResult{}, err
 	}
-	if r.Remaining, err = asInt(gateScript, "remaining", f[1]); err != nil {
-		return zero, err
+	if r.Remaining, err = gateScript.AsInt("remaining", f[1]); err != nil {
+		return GateResult{}, err
 	}
-	if r.RetryAfterMs, err = asInt(gateScript, "retry_after_ms", f[2]); err != nil {
-		return zero, err
+	if r.RetryAfterMs, err = gateScript.AsInt("retry_after_ms", f[2]); err != nil {
+		return GateResult{}, err
 	}
-	if r.ResetAfterMs, err = asInt(gateScript, "reset_after_ms", f[3]); err != nil {
-		return zero, err
+	if r.ResetAfterMs, err = gateScript.AsInt("reset_after_ms", f[3]); err != nil {
+		return GateResult{}, err
 	}
 	return r, nil
 }
@@ -140,9 +141,8 @@ func (c GateCmd) Result() (GateResult, error) {
 //
 // On a pipeline the reply comes after Exec: use GateCmd.
 func (s *Scripts) Gate(ctx context.Context, c Scripter, keys GateKeys, args GateArgs) (GateResult, error) {
-	if err := pipelined(gateScript, c); err != nil {
-		var zero GateResult
-		return zero, err
+	if err := gateScript.NotPipelined(c); err != nil {
+		return GateResult{}, err
 	}
 	return s.GateCmd(ctx, c, keys, args).Result()
 }

@@ -4,16 +4,18 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // gcraScript is gcra as bundled for EVAL (gcra.lua in the bundle).
-var gcraScript = &script{
-	fn:   "ratelimit_gcra",
-	name: "gcra",
-	ro:   false,
-	sha:  "47e9bc18f749e46f9f0bea95ff9d5620a1b84fa1",
-	src: `--! name: gcra
+var gcraScript = &scriptrt.Script{
+	Name: "gcra",
+	SHA:  "47e9bc18f749e46f9f0bea95ff9d5620a1b84fa1",
+	Fn:   "ratelimit_gcra",
+	Src: `--! name: gcra
 --! doc: Generic cell rate algorithm with go-redis/redis_rate's semantics: rate
 --! doc: requests per period_ms, bursts of up to burst, a request of cost units
 --! doc: passes whole or not at all. One number per key, the theoretical arrival
@@ -148,30 +150,29 @@ func (c GcraCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c GcraCmd) Result() (GcraResult, error) {
-	var zero GcraResult
 	if c.err != nil {
-		return zero, c.err
+		return GcraResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return GcraResult{}, err
 	}
-	f, err := fields(gcraScript, v, 4)
+	f, err := gcraScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return GcraResult{}, err
 	}
 	var r GcraResult
-	if r.Allowed, err = asBool(gcraScript, "allowed", f[0]); err != nil {
-		return zero, err
+	if r.Allowed, err = gcraScript.AsBool("allowed", f[0]); err != nil {
+		return GcraResult{}, err
 	}
-	if r.Remaining, err = asInt(gcraScript, "remaining", f[1]); err != nil {
-		return zero, err
+	if r.Remaining, err = gcraScript.AsInt("remaining", f[1]); err != nil {
+		return GcraResult{}, err
 	}
-	if r.RetryAfterMs, err = asInt(gcraScript, "retry_after_ms", f[2]); err != nil {
-		return zero, err
+	if r.RetryAfterMs, err = gcraScript.AsInt("retry_after_ms", f[2]); err != nil {
+		return GcraResult{}, err
 	}
-	if r.ResetAfterMs, err = asInt(gcraScript, "reset_after_ms", f[3]); err != nil {
-		return zero, err
+	if r.ResetAfterMs, err = gcraScript.AsInt("reset_after_ms", f[3]); err != nil {
+		return GcraResult{}, err
 	}
 	return r, nil
 }
@@ -185,9 +186,8 @@ func (c GcraCmd) Result() (GcraResult, error) {
 //
 // On a pipeline the reply comes after Exec: use GcraCmd.
 func (s *Scripts) Gcra(ctx context.Context, c Scripter, keys GcraKeys, args GcraArgs) (GcraResult, error) {
-	if err := pipelined(gcraScript, c); err != nil {
-		var zero GcraResult
-		return zero, err
+	if err := gcraScript.NotPipelined(c); err != nil {
+		return GcraResult{}, err
 	}
 	return s.GcraCmd(ctx, c, keys, args).Result()
 }

@@ -4,16 +4,18 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // logScript is log as bundled for EVAL (log.lua in the bundle).
-var logScript = &script{
-	fn:   "ratelimit_log",
-	name: "log",
-	ro:   false,
-	sha:  "a4ec424662393d129e542bff6bbc4c1ff2df0979",
-	src: `--! name: log
+var logScript = &scriptrt.Script{
+	Name: "log",
+	SHA:  "a4ec424662393d129e542bff6bbc4c1ff2df0979",
+	Fn:   "ratelimit_log",
+	Src: `--! name: log
 --! doc: Sliding log: every admitted request is a sorted-set entry scored by
 --! doc: its time, and a request passes when each key has fewer than its limit
 --! doc: entries inside its window. Several keys, each with its own window and
@@ -204,30 +206,29 @@ func (c LogCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c LogCmd) Result() (LogResult, error) {
-	var zero LogResult
 	if c.err != nil {
-		return zero, c.err
+		return LogResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return LogResult{}, err
 	}
-	f, err := fields(logScript, v, 4)
+	f, err := logScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return LogResult{}, err
 	}
 	var r LogResult
-	if r.Allowed, err = asBool(logScript, "allowed", f[0]); err != nil {
-		return zero, err
+	if r.Allowed, err = logScript.AsBool("allowed", f[0]); err != nil {
+		return LogResult{}, err
 	}
-	if r.Remaining, err = asInt(logScript, "remaining", f[1]); err != nil {
-		return zero, err
+	if r.Remaining, err = logScript.AsInt("remaining", f[1]); err != nil {
+		return LogResult{}, err
 	}
-	if r.RetryAfterMs, err = asInt(logScript, "retry_after_ms", f[2]); err != nil {
-		return zero, err
+	if r.RetryAfterMs, err = logScript.AsInt("retry_after_ms", f[2]); err != nil {
+		return LogResult{}, err
 	}
-	if r.ResetAfterMs, err = asInt(logScript, "reset_after_ms", f[3]); err != nil {
-		return zero, err
+	if r.ResetAfterMs, err = logScript.AsInt("reset_after_ms", f[3]); err != nil {
+		return LogResult{}, err
 	}
 	return r, nil
 }
@@ -244,9 +245,8 @@ func (c LogCmd) Result() (LogResult, error) {
 //
 // On a pipeline the reply comes after Exec: use LogCmd.
 func (s *Scripts) Log(ctx context.Context, c Scripter, keys LogKeys, args LogArgs) (LogResult, error) {
-	if err := pipelined(logScript, c); err != nil {
-		var zero LogResult
-		return zero, err
+	if err := logScript.NotPipelined(c); err != nil {
+		return LogResult{}, err
 	}
 	return s.LogCmd(ctx, c, keys, args).Result()
 }
@@ -256,11 +256,11 @@ func (s *Scripts) Log(ctx context.Context, c Scripter, keys LogKeys, args LogArg
 func (s *Scripts) LogCmd(ctx context.Context, c Scripter, keys LogKeys, args LogArgs) LogCmd {
 	k := make([]string, 0, 0+len(keys.Logs))
 	k = append(k, keys.Logs...)
-	if err := checkSlots(logScript, k); err != nil {
+	if err := logScript.CheckSlots(k); err != nil {
 		return LogCmd{err: err}
 	}
 	a := make([]any, 0, 3)
-	j, err := jsonArg(logScript, "limits", args.Limits)
+	j, err := logScript.JSONArg("limits", args.Limits)
 	if err != nil {
 		return LogCmd{err: err}
 	}

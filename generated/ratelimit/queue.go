@@ -4,16 +4,18 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // queueScript is queue as bundled for EVAL (queue.lua in the bundle).
-var queueScript = &script{
-	fn:   "ratelimit_queue",
-	name: "queue",
-	ro:   false,
-	sha:  "2636e6c294e1567939af220ae1978ed30496654d",
-	src: `--! name: queue
+var queueScript = &scriptrt.Script{
+	Name: "queue",
+	SHA:  "2636e6c294e1567939af220ae1978ed30496654d",
+	Fn:   "ratelimit_queue",
+	Src: `--! name: queue
 --! doc: Request-coupled leaky bucket: a request is admitted by being appended
 --! doc: to a bounded stream, and only while the stream holds fewer than limit
 --! doc: entries. Consumers drain it at their own pace (XREADGROUP, then XACK
@@ -101,33 +103,32 @@ func (c QueueCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c QueueCmd) Result() (QueueResult, error) {
-	var zero QueueResult
 	if c.err != nil {
-		return zero, c.err
+		return QueueResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return QueueResult{}, err
 	}
-	f, err := fields(queueScript, v, 5)
+	f, err := queueScript.Fields(v, 5)
 	if err != nil {
-		return zero, err
+		return QueueResult{}, err
 	}
 	var r QueueResult
-	if r.Allowed, err = asBool(queueScript, "allowed", f[0]); err != nil {
-		return zero, err
+	if r.Allowed, err = queueScript.AsBool("allowed", f[0]); err != nil {
+		return QueueResult{}, err
 	}
-	if r.Remaining, err = asInt(queueScript, "remaining", f[1]); err != nil {
-		return zero, err
+	if r.Remaining, err = queueScript.AsInt("remaining", f[1]); err != nil {
+		return QueueResult{}, err
 	}
-	if r.RetryAfterMs, err = asInt(queueScript, "retry_after_ms", f[2]); err != nil {
-		return zero, err
+	if r.RetryAfterMs, err = queueScript.AsInt("retry_after_ms", f[2]); err != nil {
+		return QueueResult{}, err
 	}
-	if r.ResetAfterMs, err = asInt(queueScript, "reset_after_ms", f[3]); err != nil {
-		return zero, err
+	if r.ResetAfterMs, err = queueScript.AsInt("reset_after_ms", f[3]); err != nil {
+		return QueueResult{}, err
 	}
-	if r.ID, err = asString(queueScript, "id", f[4]); err != nil {
-		return zero, err
+	if r.ID, err = queueScript.AsString("id", f[4]); err != nil {
+		return QueueResult{}, err
 	}
 	return r, nil
 }
@@ -143,9 +144,8 @@ func (c QueueCmd) Result() (QueueResult, error) {
 //
 // On a pipeline the reply comes after Exec: use QueueCmd.
 func (s *Scripts) Queue(ctx context.Context, c Scripter, keys QueueKeys, args QueueArgs) (QueueResult, error) {
-	if err := pipelined(queueScript, c); err != nil {
-		var zero QueueResult
-		return zero, err
+	if err := queueScript.NotPipelined(c); err != nil {
+		return QueueResult{}, err
 	}
 	return s.QueueCmd(ctx, c, keys, args).Result()
 }

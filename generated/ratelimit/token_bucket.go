@@ -4,16 +4,118 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // tokenBucketScript is token_bucket as bundled for EVAL (token_bucket.lua in the bundle).
-var tokenBucketScript = &script{
-	fn:   "ratelimit_token_bucket",
-	name: "token_bucket",
-	ro:   false,
-	sha:  "7cee477e10cd221e71447a08f04707841faddd09",
-	src:  "--! name: token_bucket\n--! doc: Token bucket: up to capacity tokens, refilled continuously at rate\n--! doc: tokens per period_ms. A request takes cost tokens or none. The state is\n--! doc: two numbers and the key expires when the bucket would be full again,\n--! doc: since a full bucket and no key mean the same. The \"reservoir\" a reader\n--! doc: proposes in the comments of Josiah Carlson's \"Introduction to rate\n--! doc: limiting with Redis [Part 2]\"\n--! doc: (https://www.binpress.com/tutorial/introduction-to-rate-limiting-with-redis-part-2/166).\n--! key: bucket = rl:{id}:tb  hash {l = level, t = time of that level}; absent when full\n--! arg: capacity int      the most tokens the bucket holds (> 0)\n--! arg: rate int          tokens added per period (> 0)\n--! arg: period_ms int     the refill period in milliseconds (> 0)\n--! arg: cost int = 1      tokens this request takes (0 only looks)\n--! arg: now_ms int?       omitted: the server's TIME\n--! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int\n--\n-- The level is kept in token-milliseconds (tokens × period_ms), in which one\n-- millisecond refills exactly `rate` units. Every quantity is then an integer\n-- and exact, where fractional tokens stored as floats would round differently\n-- on every client and drift over millions of refills.\n--\n-- A denied request writes nothing: the level it saw is a function of the\n-- stored state and the time, so the next call recomputes it. A clock that goes\n-- backwards refills nothing and never moves the stored time back, so a client\n-- with a slow clock cannot mint tokens by replaying the past.\nlocal MAX = 9007199254740991 -- 2^53 - 1: beyond it doubles stop being integers\n\n-- Each argument is checked where it is read rather than by a helper: a Lua\n-- function call costs more than the check itself, and math.min and math.max\n-- are calls too, so the arithmetic below is written out with comparisons.\nlocal capacity, rate, period = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])\nif not (capacity and capacity % 1 == 0 and capacity >= 1 and capacity <= MAX) then\n  return redis.error_reply('ERR capacity must be a positive integer')\nend\nif not (rate and rate % 1 == 0 and rate >= 1 and rate <= MAX) then\n  return redis.error_reply('ERR rate must be a positive integer')\nend\nif not (period and period % 1 == 0 and period >= 1 and period <= MAX) then\n  return redis.error_reply('ERR period_ms must be a positive integer')\nend\nlocal cost = tonumber(ARGV[4] or '1')\nif not (cost and cost % 1 == 0 and cost >= 0 and cost <= MAX) then\n  return redis.error_reply('ERR cost must be a non-negative integer')\nend\nlocal now = ARGV[5]\nif now == nil or now == '' then\n  local t = redis.call('TIME')\n  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)\nelse\n  now = tonumber(now)\n  if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then\n    return redis.error_reply('ERR now_ms must be a non-negative integer')\n  end\nend\nlocal full, need = capacity * period, cost * period\nif full > MAX or need > MAX then\n  return redis.error_reply('ERR capacity (and cost) times period_ms must stay below 2^53')\nend\n\nlocal level, last = full, now\nlocal state = redis.call('HMGET', KEYS[1], 'l', 't')\nlocal l, t = tonumber(state[1]), tonumber(state[2])\nif l and t then\n  level = l\n  if now > t then\n    level = l + (now - t) * rate\n  else\n    last = t -- a clock behind the stored time refills nothing\n  end\n  -- A lowered capacity caps what a larger bucket had saved; written so that\n  -- it also takes a level that is not a number, as math.min would.\n  if not (level < full) then\n    level = full\n  end\nend\n\nif level < need then\n  local retry = -1 -- cost above capacity: no wait will do\n  if cost <= capacity then\n    retry = math.ceil((need - level) / rate)\n  end\n  return {0, math.floor(level / period), retry, math.ceil((full - level) / rate)}\nend\n\nlevel = level - need\nlocal reset = math.ceil((full - level) / rate)\nif reset > MAX then\n  reset = MAX\nend\nif reset == 0 then\n  if l then\n    redis.call('DEL', KEYS[1]) -- full again: same as no key\n  end\nelseif cost > 0 and reset > 0 then -- a look (cost 0) changes nothing worth storing\n  -- reset > 0 always holds here; said, it shows the PEXPIRE cannot fail,\n  -- so that the HSET is the run's last possible failure (no journal).\n  redis.call('HSET', KEYS[1], 'l', level, 't', last)\n  redis.call('PEXPIRE', KEYS[1], reset)\nend\nreturn {1, math.floor(level / period), -1, reset}\n",
+var tokenBucketScript = &scriptrt.Script{
+	Name: "token_bucket",
+	SHA:  "7cee477e10cd221e71447a08f04707841faddd09",
+	Fn:   "ratelimit_token_bucket",
+	Src: `--! name: token_bucket
+--! doc: Token bucket: up to capacity tokens, refilled continuously at rate
+--! doc: tokens per period_ms. A request takes cost tokens or none. The state is
+--! doc: two numbers and the key expires when the bucket would be full again,
+--! doc: since a full bucket and no key mean the same. The "reservoir" a reader
+--! doc: proposes in the comments of Josiah Carlson's "Introduction to rate
+--! doc: limiting with Redis [Part 2]"
+--! doc: (https://www.binpress.com/tutorial/introduction-to-rate-limiting-with-redis-part-2/166).
+--! key: bucket = rl:{id}:tb  hash {l = level, t = time of that level}; absent when full
+--! arg: capacity int      the most tokens the bucket holds (> 0)
+--! arg: rate int          tokens added per period (> 0)
+--! arg: period_ms int     the refill period in milliseconds (> 0)
+--! arg: cost int = 1      tokens this request takes (0 only looks)
+--! arg: now_ms int?       omitted: the server's TIME
+--! returns: allowed bool, remaining int, retry_after_ms int, reset_after_ms int
+--
+-- The level is kept in token-milliseconds (tokens × period_ms), in which one
+-- millisecond refills exactly ` + "`" + `rate` + "`" + ` units. Every quantity is then an integer
+-- and exact, where fractional tokens stored as floats would round differently
+-- on every client and drift over millions of refills.
+--
+-- A denied request writes nothing: the level it saw is a function of the
+-- stored state and the time, so the next call recomputes it. A clock that goes
+-- backwards refills nothing and never moves the stored time back, so a client
+-- with a slow clock cannot mint tokens by replaying the past.
+local MAX = 9007199254740991 -- 2^53 - 1: beyond it doubles stop being integers
+
+-- Each argument is checked where it is read rather than by a helper: a Lua
+-- function call costs more than the check itself, and math.min and math.max
+-- are calls too, so the arithmetic below is written out with comparisons.
+local capacity, rate, period = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+if not (capacity and capacity % 1 == 0 and capacity >= 1 and capacity <= MAX) then
+  return redis.error_reply('ERR capacity must be a positive integer')
+end
+if not (rate and rate % 1 == 0 and rate >= 1 and rate <= MAX) then
+  return redis.error_reply('ERR rate must be a positive integer')
+end
+if not (period and period % 1 == 0 and period >= 1 and period <= MAX) then
+  return redis.error_reply('ERR period_ms must be a positive integer')
+end
+local cost = tonumber(ARGV[4] or '1')
+if not (cost and cost % 1 == 0 and cost >= 0 and cost <= MAX) then
+  return redis.error_reply('ERR cost must be a non-negative integer')
+end
+local now = ARGV[5]
+if now == nil or now == '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+else
+  now = tonumber(now)
+  if not (now and now % 1 == 0 and now >= 0 and now <= MAX) then
+    return redis.error_reply('ERR now_ms must be a non-negative integer')
+  end
+end
+local full, need = capacity * period, cost * period
+if full > MAX or need > MAX then
+  return redis.error_reply('ERR capacity (and cost) times period_ms must stay below 2^53')
+end
+
+local level, last = full, now
+local state = redis.call('HMGET', KEYS[1], 'l', 't')
+local l, t = tonumber(state[1]), tonumber(state[2])
+if l and t then
+  level = l
+  if now > t then
+    level = l + (now - t) * rate
+  else
+    last = t -- a clock behind the stored time refills nothing
+  end
+  -- A lowered capacity caps what a larger bucket had saved; written so that
+  -- it also takes a level that is not a number, as math.min would.
+  if not (level < full) then
+    level = full
+  end
+end
+
+if level < need then
+  local retry = -1 -- cost above capacity: no wait will do
+  if cost <= capacity then
+    retry = math.ceil((need - level) / rate)
+  end
+  return {0, math.floor(level / period), retry, math.ceil((full - level) / rate)}
+end
+
+level = level - need
+local reset = math.ceil((full - level) / rate)
+if reset > MAX then
+  reset = MAX
+end
+if reset == 0 then
+  if l then
+    redis.call('DEL', KEYS[1]) -- full again: same as no key
+  end
+elseif cost > 0 and reset > 0 then -- a look (cost 0) changes nothing worth storing
+  -- reset > 0 always holds here; said, it shows the PEXPIRE cannot fail,
+  -- so that the HSET is the run's last possible failure (no journal).
+  redis.call('HSET', KEYS[1], 'l', level, 't', last)
+  redis.call('PEXPIRE', KEYS[1], reset)
+end
+return {1, math.floor(level / period), -1, reset}
+`,
 }
 
 // TokenBucketKeys are the KEYS of token_bucket, in order.
@@ -70,30 +172,29 @@ func (c TokenBucketCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c TokenBucketCmd) Result() (TokenBucketResult, error) {
-	var zero TokenBucketResult
 	if c.err != nil {
-		return zero, c.err
+		return TokenBucketResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return TokenBucketResult{}, err
 	}
-	f, err := fields(tokenBucketScript, v, 4)
+	f, err := tokenBucketScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return TokenBucketResult{}, err
 	}
 	var r TokenBucketResult
-	if r.Allowed, err = asBool(tokenBucketScript, "allowed", f[0]); err != nil {
-		return zero, err
+	if r.Allowed, err = tokenBucketScript.AsBool("allowed", f[0]); err != nil {
+		return TokenBucketResult{}, err
 	}
-	if r.Remaining, err = asInt(tokenBucketScript, "remaining", f[1]); err != nil {
-		return zero, err
+	if r.Remaining, err = tokenBucketScript.AsInt("remaining", f[1]); err != nil {
+		return TokenBucketResult{}, err
 	}
-	if r.RetryAfterMs, err = asInt(tokenBucketScript, "retry_after_ms", f[2]); err != nil {
-		return zero, err
+	if r.RetryAfterMs, err = tokenBucketScript.AsInt("retry_after_ms", f[2]); err != nil {
+		return TokenBucketResult{}, err
 	}
-	if r.ResetAfterMs, err = asInt(tokenBucketScript, "reset_after_ms", f[3]); err != nil {
-		return zero, err
+	if r.ResetAfterMs, err = tokenBucketScript.AsInt("reset_after_ms", f[3]); err != nil {
+		return TokenBucketResult{}, err
 	}
 	return r, nil
 }
@@ -110,9 +211,8 @@ func (c TokenBucketCmd) Result() (TokenBucketResult, error) {
 //
 // On a pipeline the reply comes after Exec: use TokenBucketCmd.
 func (s *Scripts) TokenBucket(ctx context.Context, c Scripter, keys TokenBucketKeys, args TokenBucketArgs) (TokenBucketResult, error) {
-	if err := pipelined(tokenBucketScript, c); err != nil {
-		var zero TokenBucketResult
-		return zero, err
+	if err := tokenBucketScript.NotPipelined(c); err != nil {
+		return TokenBucketResult{}, err
 	}
 	return s.TokenBucketCmd(ctx, c, keys, args).Result()
 }

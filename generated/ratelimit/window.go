@@ -4,16 +4,18 @@ package ratelimit
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // windowScript is window as bundled for EVAL (window.lua in the bundle).
-var windowScript = &script{
-	fn:   "ratelimit_window",
-	name: "window",
-	ro:   false,
-	sha:  "bc14313afd6bd7a70974bcf077ad198783b2fa56",
-	src: `--! name: window
+var windowScript = &scriptrt.Script{
+	Name: "window",
+	SHA:  "bc14313afd6bd7a70974bcf077ad198783b2fa56",
+	Fn:   "ratelimit_window",
+	Src: `--! name: window
 --! doc: Sliding and fixed windows: several limits at once, each
 --! doc: [duration_ms, limit, precision_ms?]. A limit with a precision slides in
 --! doc: steps of precision_ms, counted in sub-buckets; without one it is a
@@ -344,30 +346,29 @@ func (c WindowCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c WindowCmd) Result() (WindowResult, error) {
-	var zero WindowResult
 	if c.err != nil {
-		return zero, c.err
+		return WindowResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return WindowResult{}, err
 	}
-	f, err := fields(windowScript, v, 4)
+	f, err := windowScript.Fields(v, 4)
 	if err != nil {
-		return zero, err
+		return WindowResult{}, err
 	}
 	var r WindowResult
-	if r.Allowed, err = asBool(windowScript, "allowed", f[0]); err != nil {
-		return zero, err
+	if r.Allowed, err = windowScript.AsBool("allowed", f[0]); err != nil {
+		return WindowResult{}, err
 	}
-	if r.Remaining, err = asInt(windowScript, "remaining", f[1]); err != nil {
-		return zero, err
+	if r.Remaining, err = windowScript.AsInt("remaining", f[1]); err != nil {
+		return WindowResult{}, err
 	}
-	if r.RetryAfterMs, err = asInt(windowScript, "retry_after_ms", f[2]); err != nil {
-		return zero, err
+	if r.RetryAfterMs, err = windowScript.AsInt("retry_after_ms", f[2]); err != nil {
+		return WindowResult{}, err
 	}
-	if r.ResetAfterMs, err = asInt(windowScript, "reset_after_ms", f[3]); err != nil {
-		return zero, err
+	if r.ResetAfterMs, err = windowScript.AsInt("reset_after_ms", f[3]); err != nil {
+		return WindowResult{}, err
 	}
 	return r, nil
 }
@@ -386,9 +387,8 @@ func (c WindowCmd) Result() (WindowResult, error) {
 //
 // On a pipeline the reply comes after Exec: use WindowCmd.
 func (s *Scripts) Window(ctx context.Context, c Scripter, keys WindowKeys, args WindowArgs) (WindowResult, error) {
-	if err := pipelined(windowScript, c); err != nil {
-		var zero WindowResult
-		return zero, err
+	if err := windowScript.NotPipelined(c); err != nil {
+		return WindowResult{}, err
 	}
 	return s.WindowCmd(ctx, c, keys, args).Result()
 }
@@ -398,11 +398,11 @@ func (s *Scripts) Window(ctx context.Context, c Scripter, keys WindowKeys, args 
 func (s *Scripts) WindowCmd(ctx context.Context, c Scripter, keys WindowKeys, args WindowArgs) WindowCmd {
 	k := make([]string, 0, 0+len(keys.Ids))
 	k = append(k, keys.Ids...)
-	if err := checkSlots(windowScript, k); err != nil {
+	if err := windowScript.CheckSlots(k); err != nil {
 		return WindowCmd{err: err}
 	}
 	a := make([]any, 0, 3)
-	j, err := jsonArg(windowScript, "limits", args.Limits)
+	j, err := windowScript.JSONArg("limits", args.Limits)
 	if err != nil {
 		return WindowCmd{err: err}
 	}

@@ -354,17 +354,27 @@ func recvName(d *ast.FuncDecl) string {
 	return ""
 }
 
-// scriptName finds the `name: "..."` of the file's script descriptor.
+// scriptName finds the Name of the file's script descriptor, the
+// &scriptrt.Script{...} literal (library.go's Library has a Name too).
 func scriptName(f *ast.File) string {
 	var name string
 	ast.Inspect(f, func(n ast.Node) bool {
-		kv, ok := n.(*ast.KeyValueExpr)
+		cl, ok := n.(*ast.CompositeLit)
 		if !ok || name != "" {
 			return name == ""
 		}
-		if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "name" {
-			if lit, ok := kv.Value.(*ast.BasicLit); ok && lit.Kind == token.STRING {
-				name, _ = strconv.Unquote(lit.Value)
+		if sel, ok := cl.Type.(*ast.SelectorExpr); !ok || sel.Sel.Name != "Script" {
+			return true
+		}
+		for _, e := range cl.Elts {
+			kv, ok := e.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			if id, ok := kv.Key.(*ast.Ident); ok && id.Name == "Name" {
+				if lit, ok := kv.Value.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+					name, _ = strconv.Unquote(lit.Value)
+				}
 			}
 		}
 		return true

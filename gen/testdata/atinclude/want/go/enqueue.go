@@ -4,16 +4,18 @@ package atinclude
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // enqueueScript is enqueue as bundled for EVAL (enqueue.lua in the bundle).
-var enqueueScript = &script{
-	fn:   "atinclude_enqueue",
-	name: "enqueue",
-	ro:   false,
-	sha:  "3185c34deba96dec9bc7ccccab729ff3193b92d4",
-	src: `--! name: enqueue
+var enqueueScript = &scriptrt.Script{
+	Name: "enqueue",
+	SHA:  "3185c34deba96dec9bc7ccccab729ff3193b92d4",
+	Fn:   "atinclude_enqueue",
+	Src: `--! name: enqueue
 --! doc: Pushes a job id onto a queue and counts it, through BullMQ-style
 --! doc: helpers: included where the line is, so they can use rcall.
 --! key: wait
@@ -74,24 +76,23 @@ func (c EnqueueCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c EnqueueCmd) Result() (EnqueueResult, error) {
-	var zero EnqueueResult
 	if c.err != nil {
-		return zero, c.err
+		return EnqueueResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return EnqueueResult{}, err
 	}
-	f, err := fields(enqueueScript, v, 2)
+	f, err := enqueueScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return EnqueueResult{}, err
 	}
 	var r EnqueueResult
-	if r.Length, err = asInt(enqueueScript, "length", f[0]); err != nil {
-		return zero, err
+	if r.Length, err = enqueueScript.AsInt("length", f[0]); err != nil {
+		return EnqueueResult{}, err
 	}
-	if r.Total, err = asInt(enqueueScript, "total", f[1]); err != nil {
-		return zero, err
+	if r.Total, err = enqueueScript.AsInt("total", f[1]); err != nil {
+		return EnqueueResult{}, err
 	}
 	return r, nil
 }
@@ -103,9 +104,8 @@ func (c EnqueueCmd) Result() (EnqueueResult, error) {
 //
 // On a pipeline the reply comes after Exec: use EnqueueCmd.
 func (s *Scripts) Enqueue(ctx context.Context, c Scripter, keys EnqueueKeys, args EnqueueArgs) (EnqueueResult, error) {
-	if err := pipelined(enqueueScript, c); err != nil {
-		var zero EnqueueResult
-		return zero, err
+	if err := enqueueScript.NotPipelined(c); err != nil {
+		return EnqueueResult{}, err
 	}
 	return s.EnqueueCmd(ctx, c, keys, args).Result()
 }
@@ -114,7 +114,7 @@ func (s *Scripts) Enqueue(ctx context.Context, c Scripter, keys EnqueueKeys, arg
 // Keys in different hash slots are a *CrossSlotError, before any I/O.
 func (s *Scripts) EnqueueCmd(ctx context.Context, c Scripter, keys EnqueueKeys, args EnqueueArgs) EnqueueCmd {
 	k := []string{keys.Wait, keys.Count}
-	if err := checkSlots(enqueueScript, k); err != nil {
+	if err := enqueueScript.CheckSlots(k); err != nil {
 		return EnqueueCmd{err: err}
 	}
 	a := []any{args.ID}

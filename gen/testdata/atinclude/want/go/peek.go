@@ -4,16 +4,19 @@ package atinclude
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // peekScript is peek as bundled for EVAL (peek.lua in the bundle).
-var peekScript = &script{
-	fn:   "atinclude_peek",
-	name: "peek",
-	ro:   true,
-	sha:  "57c88566f8aef09ac821c91d912f7a4d27e082cd",
-	src: `#!lua flags=no-writes
+var peekScript = &scriptrt.Script{
+	Name: "peek",
+	SHA:  "57c88566f8aef09ac821c91d912f7a4d27e082cd",
+	Fn:   "atinclude_peek",
+	RO:   true,
+	Src: `#!lua flags=no-writes
 --! name: peek
 --! doc: Reads the queue through a helper that sits next to it: a file that
 --! doc: another @includes is not a script of its own.
@@ -49,15 +52,14 @@ func (c PeekCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c PeekCmd) Result() ([]string, error) {
-	var zero []string
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
-	return asList(peekScript, "", v, asString)
+	return scriptrt.AsList(peekScript, "", v, (*scriptrt.Script).AsString)
 }
 
 // Peek runs peek and decodes its reply.
@@ -67,9 +69,8 @@ func (c PeekCmd) Result() ([]string, error) {
 //
 // On a pipeline the reply comes after Exec: use PeekCmd.
 func (s *Scripts) Peek(ctx context.Context, c Scripter, keys PeekKeys) ([]string, error) {
-	if err := pipelined(peekScript, c); err != nil {
-		var zero []string
-		return zero, err
+	if err := peekScript.NotPipelined(c); err != nil {
+		return nil, err
 	}
 	return s.PeekCmd(ctx, c, keys).Result()
 }

@@ -4,16 +4,18 @@ package atinclude
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // statsScript is stats as bundled for EVAL (stats.lua in the bundle).
-var statsScript = &script{
-	fn:   "atinclude_stats",
-	name: "stats",
-	ro:   false,
-	sha:  "39fcd226030b740f7f84e93f78e087580401f450",
-	src: `-- include: common.lua
+var statsScript = &scriptrt.Script{
+	Name: "stats",
+	SHA:  "39fcd226030b740f7f84e93f78e087580401f450",
+	Fn:   "atinclude_stats",
+	Src: `-- include: common.lua
 --- @include "includes/util"
 local function tagged(id)
   return 'job:' .. id
@@ -59,24 +61,23 @@ func (c StatsCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c StatsCmd) Result() (StatsResult, error) {
-	var zero StatsResult
 	if c.err != nil {
-		return zero, c.err
+		return StatsResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return StatsResult{}, err
 	}
-	f, err := fields(statsScript, v, 2)
+	f, err := statsScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return StatsResult{}, err
 	}
 	var r StatsResult
-	if r.First, err = asString(statsScript, "first", f[0]); err != nil {
-		return zero, err
+	if r.First, err = statsScript.AsString("first", f[0]); err != nil {
+		return StatsResult{}, err
 	}
-	if r.N, err = asInt(statsScript, "n", f[1]); err != nil {
-		return zero, err
+	if r.N, err = statsScript.AsInt("n", f[1]); err != nil {
+		return StatsResult{}, err
 	}
 	return r, nil
 }
@@ -88,9 +89,8 @@ func (c StatsCmd) Result() (StatsResult, error) {
 //
 // On a pipeline the reply comes after Exec: use StatsCmd.
 func (s *Scripts) Stats(ctx context.Context, c Scripter, keys StatsKeys) (StatsResult, error) {
-	if err := pipelined(statsScript, c); err != nil {
-		var zero StatsResult
-		return zero, err
+	if err := statsScript.NotPipelined(c); err != nil {
+		return StatsResult{}, err
 	}
 	return s.StatsCmd(ctx, c, keys).Result()
 }

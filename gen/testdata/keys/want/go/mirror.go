@@ -4,16 +4,18 @@ package keys
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // mirrorScript is mirror as bundled for EVAL (mirror.lua in the bundle).
-var mirrorScript = &script{
-	fn:   "keys_mirror",
-	name: "mirror",
-	ro:   false,
-	sha:  "e49f00b91aed9293317476d2e389269e1d7afdfa",
-	src: `#!lua flags=allow-cross-slot-keys
+var mirrorScript = &scriptrt.Script{
+	Name: "mirror",
+	SHA:  "e49f00b91aed9293317476d2e389269e1d7afdfa",
+	Fn:   "keys_mirror",
+	Src: `#!lua flags=allow-cross-slot-keys
 --! name: mirror
 --! doc: Copies a value to a region's replica key, wherever its slot is.
 --! key: src = {name}
@@ -64,15 +66,14 @@ func (c MirrorCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c MirrorCmd) Result() (string, error) {
-	var zero string
 	if c.err != nil {
-		return zero, c.err
+		return "", c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return "", err
 	}
-	return asStatus(mirrorScript, "", v)
+	return mirrorScript.AsStatus("", v)
 }
 
 // Mirror runs mirror and decodes its reply.
@@ -81,9 +82,8 @@ func (c MirrorCmd) Result() (string, error) {
 //
 // On a pipeline the reply comes after Exec: use MirrorCmd.
 func (s *Scripts) Mirror(ctx context.Context, c Scripter, keys MirrorKeys) (string, error) {
-	if err := pipelined(mirrorScript, c); err != nil {
-		var zero string
-		return zero, err
+	if err := mirrorScript.NotPipelined(c); err != nil {
+		return "", err
 	}
 	return s.MirrorCmd(ctx, c, keys).Result()
 }

@@ -4,16 +4,18 @@ package keys
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // moveScript is move as bundled for EVAL (move.lua in the bundle).
-var moveScript = &script{
-	fn:   "keys_move",
-	name: "move",
-	ro:   false,
-	sha:  "e68f38f37b31c4bbe867e1149a2076eb26216ac7",
-	src: `--! name: move
+var moveScript = &scriptrt.Script{
+	Name: "move",
+	SHA:  "e68f38f37b31c4bbe867e1149a2076eb26216ac7",
+	Fn:   "keys_move",
+	Src: `--! name: move
 --! doc: Moves n units between two accounts of one user.
 --! key: from = acct:{user}:<from>   the account debited
 --! key: to = acct:{user}:<to>       the account credited
@@ -76,24 +78,23 @@ func (c MoveCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c MoveCmd) Result() (MoveResult, error) {
-	var zero MoveResult
 	if c.err != nil {
-		return zero, c.err
+		return MoveResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return MoveResult{}, err
 	}
-	f, err := fields(moveScript, v, 2)
+	f, err := moveScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return MoveResult{}, err
 	}
 	var r MoveResult
-	if r.From, err = asInt(moveScript, "from", f[0]); err != nil {
-		return zero, err
+	if r.From, err = moveScript.AsInt("from", f[0]); err != nil {
+		return MoveResult{}, err
 	}
-	if r.To, err = asInt(moveScript, "to", f[1]); err != nil {
-		return zero, err
+	if r.To, err = moveScript.AsInt("to", f[1]); err != nil {
+		return MoveResult{}, err
 	}
 	return r, nil
 }
@@ -104,9 +105,8 @@ func (c MoveCmd) Result() (MoveResult, error) {
 //
 // On a pipeline the reply comes after Exec: use MoveCmd.
 func (s *Scripts) Move(ctx context.Context, c Scripter, keys MoveKeys, args MoveArgs) (MoveResult, error) {
-	if err := pipelined(moveScript, c); err != nil {
-		var zero MoveResult
-		return zero, err
+	if err := moveScript.NotPipelined(c); err != nil {
+		return MoveResult{}, err
 	}
 	return s.MoveCmd(ctx, c, keys, args).Result()
 }
@@ -115,7 +115,7 @@ func (s *Scripts) Move(ctx context.Context, c Scripter, keys MoveKeys, args Move
 // Keys in different hash slots are a *CrossSlotError, before any I/O.
 func (s *Scripts) MoveCmd(ctx context.Context, c Scripter, keys MoveKeys, args MoveArgs) MoveCmd {
 	k := []string{keys.From, keys.To}
-	if err := checkSlots(moveScript, k); err != nil {
+	if err := moveScript.CheckSlots(k); err != nil {
 		return MoveCmd{err: err}
 	}
 	a := []any{args.N}

@@ -4,16 +4,18 @@ package keys
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // plainScript is plain as bundled for EVAL (plain.lua in the bundle).
-var plainScript = &script{
-	fn:   "keys_plain",
-	name: "plain",
-	ro:   false,
-	sha:  "e5ef8737119ea44768cdc44245be71fb76d7ae1a",
-	src: `--! name: plain
+var plainScript = &scriptrt.Script{
+	Name: "plain",
+	SHA:  "e5ef8737119ea44768cdc44245be71fb76d7ae1a",
+	Fn:   "keys_plain",
+	Src: `--! name: plain
 --! doc: A key without a pattern, and braces in its doc {like these}: no helpers.
 --! key: k   any {key}
 --! returns: int
@@ -43,15 +45,14 @@ func (c PlainCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c PlainCmd) Result() (int64, error) {
-	var zero int64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
-	return asInt(plainScript, "", v)
+	return plainScript.AsInt("", v)
 }
 
 // Plain runs plain and decodes its reply.
@@ -60,9 +61,8 @@ func (c PlainCmd) Result() (int64, error) {
 //
 // On a pipeline the reply comes after Exec: use PlainCmd.
 func (s *Scripts) Plain(ctx context.Context, c Scripter, keys PlainKeys) (int64, error) {
-	if err := pipelined(plainScript, c); err != nil {
-		var zero int64
-		return zero, err
+	if err := plainScript.NotPipelined(c); err != nil {
+		return 0, err
 	}
 	return s.PlainCmd(ctx, c, keys).Result()
 }

@@ -4,16 +4,18 @@ package keys
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // tallyScript is tally as bundled for EVAL (tally.lua in the bundle).
-var tallyScript = &script{
-	fn:   "keys_tally",
-	name: "tally",
-	ro:   false,
-	sha:  "db70a178767f8b849a00e6548580e7d4e6d8f46f",
-	src: `--! name: tally
+var tallyScript = &scriptrt.Script{
+	Name: "tally",
+	SHA:  "db70a178767f8b849a00e6548580e7d4e6d8f46f",
+	Fn:   "keys_tally",
+	Src: `--! name: tally
 --! doc: Counts one event per item of a type, and the events of the type.
 --! key: total = stats:{type}:total
 --! key: items... = stats:{type}:item:<item>   one counter per item
@@ -71,15 +73,14 @@ func (c TallyCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c TallyCmd) Result() (int64, error) {
-	var zero int64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
-	return asInt(tallyScript, "", v)
+	return tallyScript.AsInt("", v)
 }
 
 // Tally runs tally and decodes its reply.
@@ -88,9 +89,8 @@ func (c TallyCmd) Result() (int64, error) {
 //
 // On a pipeline the reply comes after Exec: use TallyCmd.
 func (s *Scripts) Tally(ctx context.Context, c Scripter, keys TallyKeys) (int64, error) {
-	if err := pipelined(tallyScript, c); err != nil {
-		var zero int64
-		return zero, err
+	if err := tallyScript.NotPipelined(c); err != nil {
+		return 0, err
 	}
 	return s.TallyCmd(ctx, c, keys).Result()
 }
@@ -101,7 +101,7 @@ func (s *Scripts) TallyCmd(ctx context.Context, c Scripter, keys TallyKeys) Tall
 	k := make([]string, 1, 1+len(keys.Items))
 	k[0] = keys.Total
 	k = append(k, keys.Items...)
-	if err := checkSlots(tallyScript, k); err != nil {
+	if err := tallyScript.CheckSlots(k); err != nil {
 		return TallyCmd{err: err}
 	}
 	return TallyCmd{cmd: s.run(ctx, c, tallyScript, k, nil)}

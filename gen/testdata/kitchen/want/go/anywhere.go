@@ -4,16 +4,18 @@ package kitchen
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // anywhereScript is anywhere as bundled for EVAL (anywhere.lua in the bundle).
-var anywhereScript = &script{
-	fn:   "kitchen_anywhere",
-	name: "anywhere",
-	ro:   false,
-	sha:  "80f037cec1620e3422195839396836e1b924197d",
-	src: `#!lua flags=allow-cross-slot-keys
+var anywhereScript = &scriptrt.Script{
+	Name: "anywhere",
+	SHA:  "80f037cec1620e3422195839396836e1b924197d",
+	Fn:   "kitchen_anywhere",
+	Src: `#!lua flags=allow-cross-slot-keys
 --! name: anywhere
 --! doc: Counts its keys; it is allowed to take keys of any slot.
 --! key: keys...
@@ -44,15 +46,14 @@ func (c AnywhereCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AnywhereCmd) Result() (int64, error) {
-	var zero int64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
-	return asInt(anywhereScript, "", v)
+	return anywhereScript.AsInt("", v)
 }
 
 // Anywhere runs anywhere and decodes its reply.
@@ -61,9 +62,8 @@ func (c AnywhereCmd) Result() (int64, error) {
 //
 // On a pipeline the reply comes after Exec: use AnywhereCmd.
 func (s *Scripts) Anywhere(ctx context.Context, c Scripter, keys AnywhereKeys) (int64, error) {
-	if err := pipelined(anywhereScript, c); err != nil {
-		var zero int64
-		return zero, err
+	if err := anywhereScript.NotPipelined(c); err != nil {
+		return 0, err
 	}
 	return s.AnywhereCmd(ctx, c, keys).Result()
 }

@@ -4,16 +4,18 @@ package kitchen
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // counterScript is counter as bundled for EVAL (counter.lua in the bundle).
-var counterScript = &script{
-	fn:   "kitchen_counter",
-	name: "counter",
-	ro:   false,
-	sha:  "7e55375591b36ac61d6ad13548f084eaed24ca09",
-	src: `--! name: counter
+var counterScript = &scriptrt.Script{
+	Name: "counter",
+	SHA:  "7e55375591b36ac61d6ad13548f084eaed24ca09",
+	Fn:   "kitchen_counter",
+	Src: `--! name: counter
 --! doc: Adds n to two counters, which must share a hash slot.
 --! key: a
 --! key: b
@@ -57,24 +59,23 @@ func (c CounterCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c CounterCmd) Result() (CounterResult, error) {
-	var zero CounterResult
 	if c.err != nil {
-		return zero, c.err
+		return CounterResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return CounterResult{}, err
 	}
-	f, err := fields(counterScript, v, 2)
+	f, err := counterScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return CounterResult{}, err
 	}
 	var r CounterResult
-	if r.A, err = asInt(counterScript, "a", f[0]); err != nil {
-		return zero, err
+	if r.A, err = counterScript.AsInt("a", f[0]); err != nil {
+		return CounterResult{}, err
 	}
-	if r.B, err = asInt(counterScript, "b", f[1]); err != nil {
-		return zero, err
+	if r.B, err = counterScript.AsInt("b", f[1]); err != nil {
+		return CounterResult{}, err
 	}
 	return r, nil
 }
@@ -85,9 +86,8 @@ func (c CounterCmd) Result() (CounterResult, error) {
 //
 // On a pipeline the reply comes after Exec: use CounterCmd.
 func (s *Scripts) Counter(ctx context.Context, c Scripter, keys CounterKeys, args CounterArgs) (CounterResult, error) {
-	if err := pipelined(counterScript, c); err != nil {
-		var zero CounterResult
-		return zero, err
+	if err := counterScript.NotPipelined(c); err != nil {
+		return CounterResult{}, err
 	}
 	return s.CounterCmd(ctx, c, keys, args).Result()
 }
@@ -96,7 +96,7 @@ func (s *Scripts) Counter(ctx context.Context, c Scripter, keys CounterKeys, arg
 // Keys in different hash slots are a *CrossSlotError, before any I/O.
 func (s *Scripts) CounterCmd(ctx context.Context, c Scripter, keys CounterKeys, args CounterArgs) CounterCmd {
 	k := []string{keys.A, keys.B}
-	if err := checkSlots(counterScript, k); err != nil {
+	if err := counterScript.CheckSlots(k); err != nil {
 		return CounterCmd{err: err}
 	}
 	a := make([]any, 0, 1)

@@ -4,17 +4,20 @@ package kitchen
 
 import (
 	"context"
-	"github.com/redis/go-redis/v9"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // echoScript is echo as bundled for EVAL (echo.lua in the bundle).
-var echoScript = &script{
-	fn:   "kitchen_echo",
-	name: "echo",
-	ro:   true,
-	sha:  "c7ff42c1c151d7aead3b2db5b2206a7a41f8cfa8",
-	src: `#!lua flags=no-writes
+var echoScript = &scriptrt.Script{
+	Name: "echo",
+	SHA:  "c7ff42c1c151d7aead3b2db5b2206a7a41f8cfa8",
+	Fn:   "kitchen_echo",
+	RO:   true,
+	Src: `#!lua flags=no-writes
 --! name: echo
 --! doc: Returns its KEYS and ARGV as received, so that a test can check the
 --! doc: wire encoding of every arg type.
@@ -84,24 +87,23 @@ func (c EchoCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c EchoCmd) Result() (EchoResult, error) {
-	var zero EchoResult
 	if c.err != nil {
-		return zero, c.err
+		return EchoResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return EchoResult{}, err
 	}
-	f, err := fields(echoScript, v, 2)
+	f, err := echoScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return EchoResult{}, err
 	}
 	var r EchoResult
-	if r.Keys, err = asList(echoScript, "keys", f[0], asString); err != nil {
-		return zero, err
+	if r.Keys, err = scriptrt.AsList(echoScript, "keys", f[0], (*scriptrt.Script).AsString); err != nil {
+		return EchoResult{}, err
 	}
-	if r.Argv, err = asList(echoScript, "argv", f[1], asString); err != nil {
-		return zero, err
+	if r.Argv, err = scriptrt.AsList(echoScript, "argv", f[1], (*scriptrt.Script).AsString); err != nil {
+		return EchoResult{}, err
 	}
 	return r, nil
 }
@@ -113,9 +115,8 @@ func (c EchoCmd) Result() (EchoResult, error) {
 //
 // On a pipeline the reply comes after Exec: use EchoCmd.
 func (s *Scripts) Echo(ctx context.Context, c Scripter, keys EchoKeys, args EchoArgs) (EchoResult, error) {
-	if err := pipelined(echoScript, c); err != nil {
-		var zero EchoResult
-		return zero, err
+	if err := echoScript.NotPipelined(c); err != nil {
+		return EchoResult{}, err
 	}
 	return s.EchoCmd(ctx, c, keys, args).Result()
 }
@@ -126,7 +127,7 @@ func (s *Scripts) EchoCmd(ctx context.Context, c Scripter, keys EchoKeys, args E
 	k := make([]string, 1, 1+len(keys.Rest))
 	k[0] = keys.First
 	k = append(k, keys.Rest...)
-	if err := checkSlots(echoScript, k); err != nil {
+	if err := echoScript.CheckSlots(k); err != nil {
 		return EchoCmd{err: err}
 	}
 	a := make([]any, 0, 9+len(args.Tail))
@@ -136,7 +137,7 @@ func (s *Scripts) EchoCmd(ctx context.Context, c Scripter, keys EchoKeys, args E
 	a = append(a, args.B)
 	a = append(a, args.By)
 	a = append(a, args.D.Milliseconds())
-	j, err := jsonArg(echoScript, "j", args.J)
+	j, err := echoScript.JSONArg("j", args.J)
 	if err != nil {
 		return EchoCmd{err: err}
 	}
@@ -149,14 +150,14 @@ func (s *Scripts) EchoCmd(ctx context.Context, c Scripter, keys EchoKeys, args E
 	}
 	if args.Def != nil {
 		if gap != "" {
-			return EchoCmd{err: errGap(echoScript, "def", gap)}
+			return EchoCmd{err: echoScript.ErrGap("def", gap)}
 		}
 		a = append(a, (*args.Def).Milliseconds())
 	} else if gap == "" {
 		a = append(a, "1500")
 	}
 	if len(args.Tail) > 0 && gap != "" {
-		return EchoCmd{err: errGap(echoScript, "tail", gap)}
+		return EchoCmd{err: echoScript.ErrGap("tail", gap)}
 	}
 	for _, v := range args.Tail {
 		a = append(a, v)

@@ -4,16 +4,18 @@ package kitchen
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // shapeScript is shape as bundled for EVAL (shape.lua in the bundle).
-var shapeScript = &script{
-	fn:   "kitchen_shape",
-	name: "shape",
-	ro:   false,
-	sha:  "e45be3fbe53e0c4709c7e38f8203e3fd44104f2b",
-	src: `--! name: shape
+var shapeScript = &scriptrt.Script{
+	Name: "shape",
+	SHA:  "e45be3fbe53e0c4709c7e38f8203e3fd44104f2b",
+	Fn:   "kitchen_shape",
+	Src: `--! name: shape
 --! doc: Replies in the shape asked for, to exercise the reply checks.
 --! arg: mode string   ok, short, type or bool
 --! returns: n int, ok bool
@@ -53,24 +55,23 @@ func (c ShapeCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c ShapeCmd) Result() (ShapeResult, error) {
-	var zero ShapeResult
 	if c.err != nil {
-		return zero, c.err
+		return ShapeResult{}, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return ShapeResult{}, err
 	}
-	f, err := fields(shapeScript, v, 2)
+	f, err := shapeScript.Fields(v, 2)
 	if err != nil {
-		return zero, err
+		return ShapeResult{}, err
 	}
 	var r ShapeResult
-	if r.N, err = asInt(shapeScript, "n", f[0]); err != nil {
-		return zero, err
+	if r.N, err = shapeScript.AsInt("n", f[0]); err != nil {
+		return ShapeResult{}, err
 	}
-	if r.Ok, err = asBool(shapeScript, "ok", f[1]); err != nil {
-		return zero, err
+	if r.Ok, err = shapeScript.AsBool("ok", f[1]); err != nil {
+		return ShapeResult{}, err
 	}
 	return r, nil
 }
@@ -81,9 +82,8 @@ func (c ShapeCmd) Result() (ShapeResult, error) {
 //
 // On a pipeline the reply comes after Exec: use ShapeCmd.
 func (s *Scripts) Shape(ctx context.Context, c Scripter, args ShapeArgs) (ShapeResult, error) {
-	if err := pipelined(shapeScript, c); err != nil {
-		var zero ShapeResult
-		return zero, err
+	if err := shapeScript.NotPipelined(c); err != nil {
+		return ShapeResult{}, err
 	}
 	return s.ShapeCmd(ctx, c, args).Result()
 }

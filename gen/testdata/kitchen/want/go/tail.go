@@ -4,16 +4,18 @@ package kitchen
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // tailScript is tail as bundled for EVAL (tail.lua in the bundle).
-var tailScript = &script{
-	fn:   "kitchen_tail",
-	name: "tail",
-	ro:   false,
-	sha:  "e6b9940db4bac2cfaf1cbbb2f953592c0ee055fc",
-	src: `--! name: tail
+var tailScript = &scriptrt.Script{
+	Name: "tail",
+	SHA:  "e6b9940db4bac2cfaf1cbbb2f953592c0ee055fc",
+	Fn:   "kitchen_tail",
+	Src: `--! name: tail
 --! doc: A defaulted arg, then optional ones: the common shape of a limiter
 --! doc: (cost = 1, now_ms?).
 --! arg: cost int = 1
@@ -50,15 +52,14 @@ func (c TailCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c TailCmd) Result() ([]string, error) {
-	var zero []string
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
-	return asList(tailScript, "", v, asString)
+	return scriptrt.AsList(tailScript, "", v, (*scriptrt.Script).AsString)
 }
 
 // Tail runs tail and decodes its reply.
@@ -68,9 +69,8 @@ func (c TailCmd) Result() ([]string, error) {
 //
 // On a pipeline the reply comes after Exec: use TailCmd.
 func (s *Scripts) Tail(ctx context.Context, c Scripter, args TailArgs) ([]string, error) {
-	if err := pipelined(tailScript, c); err != nil {
-		var zero []string
-		return zero, err
+	if err := tailScript.NotPipelined(c); err != nil {
+		return nil, err
 	}
 	return s.TailCmd(ctx, c, args).Result()
 }
@@ -91,7 +91,7 @@ func (s *Scripts) TailCmd(ctx context.Context, c Scripter, args TailArgs) TailCm
 	}
 	if args.NowMs != nil {
 		if gap != "" {
-			return TailCmd{err: errGap(tailScript, "now_ms", gap)}
+			return TailCmd{err: tailScript.ErrGap("now_ms", gap)}
 		}
 		a = append(a, *args.NowMs)
 	}

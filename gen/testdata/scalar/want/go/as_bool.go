@@ -4,16 +4,18 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asBoolScript is as_bool as bundled for EVAL (as_bool.lua in the bundle).
-var asBoolScript = &script{
-	fn:   "scalar_as_bool",
-	name: "as_bool",
-	ro:   false,
-	sha:  "38571fce5deb4082be0fd5df49ab431310affea9",
-	src: `-- include: scalar_body.lua
+var asBoolScript = &scriptrt.Script{
+	Name: "as_bool",
+	SHA:  "38571fce5deb4082be0fd5df49ab431310affea9",
+	Fn:   "scalar_as_bool",
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -55,24 +57,22 @@ func (c AsBoolCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsBoolCmd) Result() (bool, error) {
-	var zero bool
 	if c.err != nil {
-		return zero, c.err
+		return false, c.err
 	}
-	v, err := result(c.cmd)
+	v, err := scriptrt.Result(c.cmd)
 	if err != nil {
-		return zero, err
+		return false, err
 	}
-	return asBool(asBoolScript, "", v)
+	return asBoolScript.AsBool("", v)
 }
 
 // AsBool runs as_bool and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsBoolCmd.
 func (s *Scripts) AsBool(ctx context.Context, c Scripter, args AsBoolArgs) (bool, error) {
-	if err := pipelined(asBoolScript, c); err != nil {
-		var zero bool
-		return zero, err
+	if err := asBoolScript.NotPipelined(c); err != nil {
+		return false, err
 	}
 	return s.AsBoolCmd(ctx, c, args).Result()
 }

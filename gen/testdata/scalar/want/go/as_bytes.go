@@ -4,16 +4,18 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asBytesScript is as_bytes as bundled for EVAL (as_bytes.lua in the bundle).
-var asBytesScript = &script{
-	fn:   "scalar_as_bytes",
-	name: "as_bytes",
-	ro:   false,
-	sha:  "2098894a571cf4a134d73bbfcf5095f6fcf37404",
-	src: `-- include: scalar_body.lua
+var asBytesScript = &scriptrt.Script{
+	Name: "as_bytes",
+	SHA:  "2098894a571cf4a134d73bbfcf5095f6fcf37404",
+	Fn:   "scalar_as_bytes",
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -55,24 +57,22 @@ func (c AsBytesCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsBytesCmd) Result() ([]byte, error) {
-	var zero []byte
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
-	return asBytes(asBytesScript, "", v)
+	return asBytesScript.AsBytes("", v)
 }
 
 // AsBytes runs as_bytes and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsBytesCmd.
 func (s *Scripts) AsBytes(ctx context.Context, c Scripter, args AsBytesArgs) ([]byte, error) {
-	if err := pipelined(asBytesScript, c); err != nil {
-		var zero []byte
-		return zero, err
+	if err := asBytesScript.NotPipelined(c); err != nil {
+		return nil, err
 	}
 	return s.AsBytesCmd(ctx, c, args).Result()
 }

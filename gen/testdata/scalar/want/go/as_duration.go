@@ -4,17 +4,19 @@ package scalar
 
 import (
 	"context"
-	"github.com/redis/go-redis/v9"
 	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asDurationScript is as_duration as bundled for EVAL (as_duration.lua in the bundle).
-var asDurationScript = &script{
-	fn:   "scalar_as_duration",
-	name: "as_duration",
-	ro:   false,
-	sha:  "d852bd5eaf8136c4b4c375119cec5e7c0986149c",
-	src: `-- include: scalar_body.lua
+var asDurationScript = &scriptrt.Script{
+	Name: "as_duration",
+	SHA:  "d852bd5eaf8136c4b4c375119cec5e7c0986149c",
+	Fn:   "scalar_as_duration",
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -56,24 +58,22 @@ func (c AsDurationCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsDurationCmd) Result() (time.Duration, error) {
-	var zero time.Duration
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
-	return asDuration(asDurationScript, "", v)
+	return asDurationScript.AsDuration("", v)
 }
 
 // AsDuration runs as_duration and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsDurationCmd.
 func (s *Scripts) AsDuration(ctx context.Context, c Scripter, args AsDurationArgs) (time.Duration, error) {
-	if err := pipelined(asDurationScript, c); err != nil {
-		var zero time.Duration
-		return zero, err
+	if err := asDurationScript.NotPipelined(c); err != nil {
+		return 0, err
 	}
 	return s.AsDurationCmd(ctx, c, args).Result()
 }

@@ -4,16 +4,18 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asFloatScript is as_float as bundled for EVAL (as_float.lua in the bundle).
-var asFloatScript = &script{
-	fn:   "scalar_as_float",
-	name: "as_float",
-	ro:   false,
-	sha:  "41444234ef71dbe50e38b04f5f32cb311cd0ad28",
-	src: `-- include: scalar_body.lua
+var asFloatScript = &scriptrt.Script{
+	Name: "as_float",
+	SHA:  "41444234ef71dbe50e38b04f5f32cb311cd0ad28",
+	Fn:   "scalar_as_float",
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -55,24 +57,22 @@ func (c AsFloatCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsFloatCmd) Result() (float64, error) {
-	var zero float64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
-	return asFloat(asFloatScript, "", v)
+	return asFloatScript.AsFloat("", v)
 }
 
 // AsFloat runs as_float and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsFloatCmd.
 func (s *Scripts) AsFloat(ctx context.Context, c Scripter, args AsFloatArgs) (float64, error) {
-	if err := pipelined(asFloatScript, c); err != nil {
-		var zero float64
-		return zero, err
+	if err := asFloatScript.NotPipelined(c); err != nil {
+		return 0, err
 	}
 	return s.AsFloatCmd(ctx, c, args).Result()
 }

@@ -4,16 +4,18 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asIntScript is as_int as bundled for EVAL (as_int.lua in the bundle).
-var asIntScript = &script{
-	fn:   "scalar_as_int",
-	name: "as_int",
-	ro:   false,
-	sha:  "349eb3966a90b1ee8250d7efbd4fb2751f2166dc",
-	src: `-- include: scalar_body.lua
+var asIntScript = &scriptrt.Script{
+	Name: "as_int",
+	SHA:  "349eb3966a90b1ee8250d7efbd4fb2751f2166dc",
+	Fn:   "scalar_as_int",
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -55,24 +57,22 @@ func (c AsIntCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsIntCmd) Result() (int64, error) {
-	var zero int64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
-	return asInt(asIntScript, "", v)
+	return asIntScript.AsInt("", v)
 }
 
 // AsInt runs as_int and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsIntCmd.
 func (s *Scripts) AsInt(ctx context.Context, c Scripter, args AsIntArgs) (int64, error) {
-	if err := pipelined(asIntScript, c); err != nil {
-		var zero int64
-		return zero, err
+	if err := asIntScript.NotPipelined(c); err != nil {
+		return 0, err
 	}
 	return s.AsIntCmd(ctx, c, args).Result()
 }

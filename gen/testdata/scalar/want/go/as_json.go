@@ -5,16 +5,18 @@ package scalar
 import (
 	"context"
 	"encoding/json"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asJSONScript is as_json as bundled for EVAL (as_json.lua in the bundle).
-var asJSONScript = &script{
-	fn:   "scalar_as_json",
-	name: "as_json",
-	ro:   false,
-	sha:  "346339434268374f721b784c3eefc2b8ff8ab13d",
-	src: `-- include: scalar_body.lua
+var asJSONScript = &scriptrt.Script{
+	Name: "as_json",
+	SHA:  "346339434268374f721b784c3eefc2b8ff8ab13d",
+	Fn:   "scalar_as_json",
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -56,24 +58,22 @@ func (c AsJSONCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsJSONCmd) Result() (json.RawMessage, error) {
-	var zero json.RawMessage
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
-	return asJSON(asJSONScript, "", v)
+	return asJSONScript.AsJSON("", v)
 }
 
 // AsJSON runs as_json and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsJSONCmd.
 func (s *Scripts) AsJSON(ctx context.Context, c Scripter, args AsJSONArgs) (json.RawMessage, error) {
-	if err := pipelined(asJSONScript, c); err != nil {
-		var zero json.RawMessage
-		return zero, err
+	if err := asJSONScript.NotPipelined(c); err != nil {
+		return nil, err
 	}
 	return s.AsJSONCmd(ctx, c, args).Result()
 }

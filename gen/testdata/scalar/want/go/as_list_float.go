@@ -4,16 +4,18 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asListFloatScript is as_list_float as bundled for EVAL (as_list_float.lua in the bundle).
-var asListFloatScript = &script{
-	fn:   "scalar_as_list_float",
-	name: "as_list_float",
-	ro:   false,
-	sha:  "422668d171ce1eea8db7152ac744302a12104675",
-	src: `-- include: scalar_body.lua
+var asListFloatScript = &scriptrt.Script{
+	Name: "as_list_float",
+	SHA:  "422668d171ce1eea8db7152ac744302a12104675",
+	Fn:   "scalar_as_list_float",
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -55,24 +57,22 @@ func (c AsListFloatCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsListFloatCmd) Result() ([]float64, error) {
-	var zero []float64
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
-	return asList(asListFloatScript, "", v, asFloat)
+	return scriptrt.AsList(asListFloatScript, "", v, (*scriptrt.Script).AsFloat)
 }
 
 // AsListFloat runs as_list_float and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsListFloatCmd.
 func (s *Scripts) AsListFloat(ctx context.Context, c Scripter, args AsListFloatArgs) ([]float64, error) {
-	if err := pipelined(asListFloatScript, c); err != nil {
-		var zero []float64
-		return zero, err
+	if err := asListFloatScript.NotPipelined(c); err != nil {
+		return nil, err
 	}
 	return s.AsListFloatCmd(ctx, c, args).Result()
 }

@@ -4,16 +4,18 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asListIntScript is as_list_int as bundled for EVAL (as_list_int.lua in the bundle).
-var asListIntScript = &script{
-	fn:   "scalar_as_list_int",
-	name: "as_list_int",
-	ro:   false,
-	sha:  "c359bce7b0b9f48c74eb8c876c834e260c4604f5",
-	src: `-- include: scalar_body.lua
+var asListIntScript = &scriptrt.Script{
+	Name: "as_list_int",
+	SHA:  "c359bce7b0b9f48c74eb8c876c834e260c4604f5",
+	Fn:   "scalar_as_list_int",
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -55,24 +57,22 @@ func (c AsListIntCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsListIntCmd) Result() ([]int64, error) {
-	var zero []int64
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return nil, err
 	}
-	return asList(asListIntScript, "", v, asInt)
+	return scriptrt.AsList(asListIntScript, "", v, (*scriptrt.Script).AsInt)
 }
 
 // AsListInt runs as_list_int and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsListIntCmd.
 func (s *Scripts) AsListInt(ctx context.Context, c Scripter, args AsListIntArgs) ([]int64, error) {
-	if err := pipelined(asListIntScript, c); err != nil {
-		var zero []int64
-		return zero, err
+	if err := asListIntScript.NotPipelined(c); err != nil {
+		return nil, err
 	}
 	return s.AsListIntCmd(ctx, c, args).Result()
 }

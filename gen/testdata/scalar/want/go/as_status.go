@@ -4,16 +4,18 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asStatusScript is as_status as bundled for EVAL (as_status.lua in the bundle).
-var asStatusScript = &script{
-	fn:   "scalar_as_status",
-	name: "as_status",
-	ro:   false,
-	sha:  "fd983f3499db9a0f0c1f2c7d082da83d081b1657",
-	src: `-- include: scalar_body.lua
+var asStatusScript = &scriptrt.Script{
+	Name: "as_status",
+	SHA:  "fd983f3499db9a0f0c1f2c7d082da83d081b1657",
+	Fn:   "scalar_as_status",
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -55,24 +57,22 @@ func (c AsStatusCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsStatusCmd) Result() (string, error) {
-	var zero string
 	if c.err != nil {
-		return zero, c.err
+		return "", c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return "", err
 	}
-	return asStatus(asStatusScript, "", v)
+	return asStatusScript.AsStatus("", v)
 }
 
 // AsStatus runs as_status and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsStatusCmd.
 func (s *Scripts) AsStatus(ctx context.Context, c Scripter, args AsStatusArgs) (string, error) {
-	if err := pipelined(asStatusScript, c); err != nil {
-		var zero string
-		return zero, err
+	if err := asStatusScript.NotPipelined(c); err != nil {
+		return "", err
 	}
 	return s.AsStatusCmd(ctx, c, args).Result()
 }

@@ -4,16 +4,18 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // asStringScript is as_string as bundled for EVAL (as_string.lua in the bundle).
-var asStringScript = &script{
-	fn:   "scalar_as_string",
-	name: "as_string",
-	ro:   false,
-	sha:  "1e49f2c0d294b6b1ba59a476a05830aba70f2ce0",
-	src: `-- include: scalar_body.lua
+var asStringScript = &scriptrt.Script{
+	Name: "as_string",
+	SHA:  "1e49f2c0d294b6b1ba59a476a05830aba70f2ce0",
+	Fn:   "scalar_as_string",
+	Src: `-- include: scalar_body.lua
 -- Shared by the as_* scripts: each declares its own reply type for the same values.
 local function scalar(k)
   if k == 'true' then return true end
@@ -55,24 +57,22 @@ func (c AsStringCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c AsStringCmd) Result() (string, error) {
-	var zero string
 	if c.err != nil {
-		return zero, c.err
+		return "", c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return "", err
 	}
-	return asString(asStringScript, "", v)
+	return asStringScript.AsString("", v)
 }
 
 // AsString runs as_string and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use AsStringCmd.
 func (s *Scripts) AsString(ctx context.Context, c Scripter, args AsStringArgs) (string, error) {
-	if err := pipelined(asStringScript, c); err != nil {
-		var zero string
-		return zero, err
+	if err := asStringScript.NotPipelined(c); err != nil {
+		return "", err
 	}
 	return s.AsStringCmd(ctx, c, args).Result()
 }

@@ -4,16 +4,18 @@ package scalar
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // noreturnScript is noreturn as bundled for EVAL (noreturn.lua in the bundle).
-var noreturnScript = &script{
-	fn:   "scalar_noreturn",
-	name: "noreturn",
-	ro:   false,
-	sha:  "eee14e3d21419109cb2ff942982aedbdca253bfe",
-	src: `--! name: noreturn
+var noreturnScript = &scriptrt.Script{
+	Name: "noreturn",
+	SHA:  "eee14e3d21419109cb2ff942982aedbdca253bfe",
+	Fn:   "scalar_noreturn",
+	Src: `--! name: noreturn
 --! doc: Declares no reply type: the reply comes back as go-redis decodes it.
 return {1, 'two'}
 `,
@@ -35,11 +37,10 @@ func (c NoreturnCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c NoreturnCmd) Result() (any, error) {
-	var zero any
 	if c.err != nil {
-		return zero, c.err
+		return nil, c.err
 	}
-	return result(c.cmd)
+	return scriptrt.Result(c.cmd)
 }
 
 // Noreturn runs noreturn and decodes its reply.
@@ -48,9 +49,8 @@ func (c NoreturnCmd) Result() (any, error) {
 //
 // On a pipeline the reply comes after Exec: use NoreturnCmd.
 func (s *Scripts) Noreturn(ctx context.Context, c Scripter) (any, error) {
-	if err := pipelined(noreturnScript, c); err != nil {
-		var zero any
-		return zero, err
+	if err := noreturnScript.NotPipelined(c); err != nil {
+		return nil, err
 	}
 	return s.NoreturnCmd(ctx, c).Result()
 }

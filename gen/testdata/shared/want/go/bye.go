@@ -4,16 +4,18 @@ package shared
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // byeScript is bye as bundled for EVAL (bye.lua in the bundle).
-var byeScript = &script{
-	fn:   "shared_bye",
-	name: "bye",
-	ro:   false,
-	sha:  "c282da46c91090ba39814e179095c631f467e3cc",
-	src: `-- include: helpers.lua
+var byeScript = &scriptrt.Script{
+	Name: "bye",
+	SHA:  "c282da46c91090ba39814e179095c631f467e3cc",
+	Fn:   "shared_bye",
+	Src: `-- include: helpers.lua
 -- Included by hello and bye: in a library it is defined once.
 local function greet(word, name)
   return word .. ', ' .. name
@@ -47,24 +49,22 @@ func (c ByeCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c ByeCmd) Result() (string, error) {
-	var zero string
 	if c.err != nil {
-		return zero, c.err
+		return "", c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return "", err
 	}
-	return asString(byeScript, "", v)
+	return byeScript.AsString("", v)
 }
 
 // Bye runs bye and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use ByeCmd.
 func (s *Scripts) Bye(ctx context.Context, c Scripter, args ByeArgs) (string, error) {
-	if err := pipelined(byeScript, c); err != nil {
-		var zero string
-		return zero, err
+	if err := byeScript.NotPipelined(c); err != nil {
+		return "", err
 	}
 	return s.ByeCmd(ctx, c, args).Result()
 }

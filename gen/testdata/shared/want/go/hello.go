@@ -4,16 +4,19 @@ package shared
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // helloScript is hello as bundled for EVAL (hello.lua in the bundle).
-var helloScript = &script{
-	fn:   "shared_hello",
-	name: "hello",
-	ro:   true,
-	sha:  "98f52ed73344eb5609c9c8c5b06feace4b36541c",
-	src: `#!lua flags=no-writes
+var helloScript = &scriptrt.Script{
+	Name: "hello",
+	SHA:  "98f52ed73344eb5609c9c8c5b06feace4b36541c",
+	Fn:   "shared_hello",
+	RO:   true,
+	Src: `#!lua flags=no-writes
 -- include: helpers.lua
 -- Included by hello and bye: in a library it is defined once.
 local function greet(word, name)
@@ -49,24 +52,22 @@ func (c HelloCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c HelloCmd) Result() (string, error) {
-	var zero string
 	if c.err != nil {
-		return zero, c.err
+		return "", c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return "", err
 	}
-	return asString(helloScript, "", v)
+	return helloScript.AsString("", v)
 }
 
 // Hello runs hello and decodes its reply.
 //
 // On a pipeline the reply comes after Exec: use HelloCmd.
 func (s *Scripts) Hello(ctx context.Context, c Scripter, args HelloArgs) (string, error) {
-	if err := pipelined(helloScript, c); err != nil {
-		var zero string
-		return zero, err
+	if err := helloScript.NotPipelined(c); err != nil {
+		return "", err
 	}
 	return s.HelloCmd(ctx, c, args).Result()
 }

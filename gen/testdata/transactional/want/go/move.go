@@ -4,16 +4,18 @@ package transactional
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // moveScript is move as bundled for EVAL (move.lua in the bundle).
-var moveScript = &script{
-	fn:   "transactional_move",
-	name: "move",
-	ro:   false,
-	sha:  "b2d9067f89d732aa4f64ac6a9d0e8e87fb186f62",
-	src: `local redis, __scriptgen_run, __scriptgen_raw = (function() local log, n, seen, timed, sv, hv, zv, resp3 local function forget(k) if sv then sv[k] = nil end if hv then hv[k] = nil end if zv then zv[k] = nil end end local function snap(k) seen[k] = true local at = redis.call('PEXPIRETIME', k) n = n + 1 if at == -2 then log[n] = {'DEL', k} return end local d = redis.call('DUMP', k) if at > 0 then log[n] = {'RESTORE', k, at, d, 'REPLACE', 'ABSTTL'} else log[n] = {'RESTORE', k, 0, d, 'REPLACE'} end end local function put(e) local m = #e if m <= 1002 then n = n + 1 log[n] = e return end for i = 3, m, 1000 do local c, last = {e[1], e[2]}, i + 999 if last > m then last = m end for j = i, last do c[j - i + 3] = e[j] end n = n + 1 log[n] = c end end local function fields(k, a, step) if sv then sv[k] = nil end if zv then zv[k] = nil end local h = hv and hv[k] if not h then h = {} hv = hv or {} hv[k] = h end local miss for i = 1, #a, step do if h[a[i]] == nil then if miss then miss[#miss + 1] = a[i] else miss = {a[i]} end end end if miss then local old = redis.pcall('HMGET', k, unpack(miss)) if old.err then return end for i = 1, #miss do h[miss[i]] = old[i] end end local set, del for i = 1, #a, step do local f = a[i] local v = h[f] if v ~= true then if v then if set then set[#set + 1] = f set[#set + 1] = v else set = {'HSET', k, f, v} end elseif del then del[#del + 1] = f else del = {'HDEL', k, f} end h[f] = true end end if set then put(set) end if del then put(del) end end local function h_hfield(cmd, k, f) fields(k, {f}, 1) return nil, true end local function h_push(cmd, k, ...) local c = string.lower(cmd) n = n + 1 log[n] = {(c == 'lpush' or c == 'lpushx') and 'LPOP' or 'RPOP', k, select('#', ...)} end local W, R = {["EXISTS"] = false, ["HINCRBY"] = h_hfield, ["RPUSH"] = h_push, ["TYPE"] = false}, {} local function guarded(w, raise, cmd, ...) local three = resp3 if three then redis.setresp(2) end if w == nil then w = false if type(cmd) == 'string' then local l, found = string.lower(cmd) for s, v in pairs(W) do if type(s) == 'string' and string.lower(s) == l then found, w = true, v R[cmd] = R[s] break end end if not found then local info = redis.pcall('COMMAND', 'INFO', l) info = type(info) == 'table' and info[1] if type(info) == 'table' then if type(info[10]) == 'table' and #info[10] > 0 then w = 'g' end for _, f in ipairs(info[3]) do if f == 'write' or type(f) == 'table' and f.ok == 'write' then w = 'g' end end end end W[cmd] = w end end if three and (not w or w == 'r') then redis.setresp(3) end if not w then if raise then return redis.call(cmd, ...) end return redis.pcall(cmd, ...) end if w == 'r' then local r if raise then r = redis.call(cmd, ...) else r = redis.pcall(cmd, ...) end R[cmd](r, ...) return r end if not log then log, seen, timed = {}, {}, {} end local mark, fix = n if type(w) == 'function' then local k = ... if k ~= nil and not seen[k] then local keep fix, keep = w(cmd, ...) if not keep then forget(k) end end elseif w == 1 then local k = ... if k ~= nil and not seen[k] then forget(k) snap(k) end else local ks = {} if w == 'g' then ks = redis.pcall('COMMAND', 'GETKEYS', cmd, ...) if type(ks) ~= 'table' or ks.err then ks = {} end elseif w == 'x' then if three then redis.setresp(3) end error({err = 'ERR scriptgen transactional: ' .. cmd .. ' cannot be rolled back'}) elseif w == 'c' then for i = 3, select('#', ...) do local a = select(i, ...) if type(a) == 'string' and string.lower(a) == 'db' then if three then redis.setresp(3) end error({err = 'ERR scriptgen transactional: COPY ... DB cannot be rolled back'}) end end ks = {...} ks[3] = nil else local last = w[2] if last < 0 then last = select('#', ...) + 1 + last end for i = w[1], last, w[3] do ks[#ks + 1] = select(i, ...) end end for i = 1, #ks do local k = ks[i] forget(k) if not seen[k] then snap(k) end end end if three then redis.setresp(3) end if n == mark then if raise then return redis.call(cmd, ...) end return redis.pcall(cmd, ...) end local r = redis.pcall(cmd, ...) if type(r) == 'table' and r.err then for i = n, mark + 1, -1 do local k = log[i][2] seen[k], timed[k] = nil, nil forget(k) log[i] = nil end n = mark if raise then error(r) end elseif fix then fix(r) end return r end local function proxied_call(cmd, ...) local w = W[cmd] if w == false or not n then return redis.call(cmd, ...) end return guarded(w, true, cmd, ...) end local function proxied_pcall(cmd, ...) local w = W[cmd] if w == false or not n then return redis.pcall(cmd, ...) end return guarded(w, false, cmd, ...) end local function proxied_setresp(v) redis.setresp(v) resp3 = tonumber(v) == 3 end local proxy = setmetatable({call = proxied_call, pcall = proxied_pcall, setresp = proxied_setresp}, {__index = redis}) local function pass(e) return e end local function run(body) n, resp3 = 0, false local ok, r = xpcall(body, pass) local l, c = log, n log, n, seen, timed, sv, hv, zv, resp3 = nil, nil, nil, nil, nil, nil, nil, false if ok then return r end local failed for i = c, 1, -1 do local u = redis.pcall(unpack(l[i])) if type(u) == 'table' and u.err and not failed then failed = u.err end end if failed then local msg = type(r) == 'table' and r.err or tostring(r) error({err = 'ERR scriptgen transactional: rollback failed (' .. failed .. ') after: ' .. tostring(msg)}) end error(r, 0) end return proxy, run, redis end)() return __scriptgen_run(function(...) -- include: ledger.lua
+var moveScript = &scriptrt.Script{
+	Name: "move",
+	SHA:  "b2d9067f89d732aa4f64ac6a9d0e8e87fb186f62",
+	Fn:   "transactional_move",
+	Src: `local redis, __scriptgen_run, __scriptgen_raw = (function() local log, n, seen, timed, sv, hv, zv, resp3 local function forget(k) if sv then sv[k] = nil end if hv then hv[k] = nil end if zv then zv[k] = nil end end local function snap(k) seen[k] = true local at = redis.call('PEXPIRETIME', k) n = n + 1 if at == -2 then log[n] = {'DEL', k} return end local d = redis.call('DUMP', k) if at > 0 then log[n] = {'RESTORE', k, at, d, 'REPLACE', 'ABSTTL'} else log[n] = {'RESTORE', k, 0, d, 'REPLACE'} end end local function put(e) local m = #e if m <= 1002 then n = n + 1 log[n] = e return end for i = 3, m, 1000 do local c, last = {e[1], e[2]}, i + 999 if last > m then last = m end for j = i, last do c[j - i + 3] = e[j] end n = n + 1 log[n] = c end end local function fields(k, a, step) if sv then sv[k] = nil end if zv then zv[k] = nil end local h = hv and hv[k] if not h then h = {} hv = hv or {} hv[k] = h end local miss for i = 1, #a, step do if h[a[i]] == nil then if miss then miss[#miss + 1] = a[i] else miss = {a[i]} end end end if miss then local old = redis.pcall('HMGET', k, unpack(miss)) if old.err then return end for i = 1, #miss do h[miss[i]] = old[i] end end local set, del for i = 1, #a, step do local f = a[i] local v = h[f] if v ~= true then if v then if set then set[#set + 1] = f set[#set + 1] = v else set = {'HSET', k, f, v} end elseif del then del[#del + 1] = f else del = {'HDEL', k, f} end h[f] = true end end if set then put(set) end if del then put(del) end end local function h_hfield(cmd, k, f) fields(k, {f}, 1) return nil, true end local function h_push(cmd, k, ...) local c = string.lower(cmd) n = n + 1 log[n] = {(c == 'lpush' or c == 'lpushx') and 'LPOP' or 'RPOP', k, select('#', ...)} end local W, R = {["EXISTS"] = false, ["HINCRBY"] = h_hfield, ["RPUSH"] = h_push, ["TYPE"] = false}, {} local function guarded(w, raise, cmd, ...) local three = resp3 if three then redis.setresp(2) end if w == nil then w = false if type(cmd) == 'string' then local l, found = string.lower(cmd) for s, v in pairs(W) do if type(s) == 'string' and string.lower(s) == l then found, w = true, v R[cmd] = R[s] break end end if not found then local info = redis.pcall('COMMAND', 'INFO', l) info = type(info) == 'table' and info[1] if type(info) == 'table' then if type(info[10]) == 'table' and #info[10] > 0 then w = 'g' end for _, f in ipairs(info[3]) do if f == 'write' or type(f) == 'table' and f.ok == 'write' then w = 'g' end end end end W[cmd] = w end end if three and (not w or w == 'r') then redis.setresp(3) end if not w then if raise then return redis.call(cmd, ...) end return redis.pcall(cmd, ...) end if w == 'r' then local r if raise then r = redis.call(cmd, ...) else r = redis.pcall(cmd, ...) end R[cmd](r, ...) return r end if not log then log, seen, timed = {}, {}, {} end local mark, fix = n if type(w) == 'function' then local k = ... if k ~= nil and not seen[k] then local keep fix, keep = w(cmd, ...) if not keep then forget(k) end end elseif w == 1 then local k = ... if k ~= nil and not seen[k] then forget(k) snap(k) end else local ks = {} if w == 'g' then ks = redis.pcall('COMMAND', 'GETKEYS', cmd, ...) if type(ks) ~= 'table' or ks.err then ks = {} end elseif w == 'x' then if three then redis.setresp(3) end error({err = 'ERR scriptgen transactional: ' .. cmd .. ' cannot be rolled back'}) elseif w == 'c' then for i = 3, select('#', ...) do local a = select(i, ...) if type(a) == 'string' and string.lower(a) == 'db' then if three then redis.setresp(3) end error({err = 'ERR scriptgen transactional: COPY ... DB cannot be rolled back'}) end end ks = {...} ks[3] = nil else local last = w[2] if last < 0 then last = select('#', ...) + 1 + last end for i = w[1], last, w[3] do ks[#ks + 1] = select(i, ...) end end for i = 1, #ks do local k = ks[i] forget(k) if not seen[k] then snap(k) end end end if three then redis.setresp(3) end if n == mark then if raise then return redis.call(cmd, ...) end return redis.pcall(cmd, ...) end local r = redis.pcall(cmd, ...) if type(r) == 'table' and r.err then for i = n, mark + 1, -1 do local k = log[i][2] seen[k], timed[k] = nil, nil forget(k) log[i] = nil end n = mark if raise then error(r) end elseif fix then fix(r) end return r end local function proxied_call(cmd, ...) local w = W[cmd] if w == false or not n then return redis.call(cmd, ...) end return guarded(w, true, cmd, ...) end local function proxied_pcall(cmd, ...) local w = W[cmd] if w == false or not n then return redis.pcall(cmd, ...) end return guarded(w, false, cmd, ...) end local function proxied_setresp(v) redis.setresp(v) resp3 = tonumber(v) == 3 end local proxy = setmetatable({call = proxied_call, pcall = proxied_pcall, setresp = proxied_setresp}, {__index = redis}) local function pass(e) return e end local function run(body) n, resp3 = 0, false local ok, r = xpcall(body, pass) local l, c = log, n log, n, seen, timed, sv, hv, zv, resp3 = nil, nil, nil, nil, nil, nil, nil, false if ok then return r end local failed for i = c, 1, -1 do local u = redis.pcall(unpack(l[i])) if type(u) == 'table' and u.err and not failed then failed = u.err end end if failed then local msg = type(r) == 'table' and r.err or tostring(r) error({err = 'ERR scriptgen transactional: rollback failed (' .. failed .. ') after: ' .. tostring(msg)}) end error(r, 0) end return proxy, run, redis end)() return __scriptgen_run(function(...) -- include: ledger.lua
 -- Included by move: its writes are journaled as the script's own.
 local function debit(key, n)
   redis.call('HINCRBY', key, 'balance', -n)
@@ -68,15 +70,14 @@ func (c MoveCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c MoveCmd) Result() (int64, error) {
-	var zero int64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
-	return asInt(moveScript, "", v)
+	return moveScript.AsInt("", v)
 }
 
 // Move runs move and decodes its reply.
@@ -86,9 +87,8 @@ func (c MoveCmd) Result() (int64, error) {
 //
 // On a pipeline the reply comes after Exec: use MoveCmd.
 func (s *Scripts) Move(ctx context.Context, c Scripter, keys MoveKeys, args MoveArgs) (int64, error) {
-	if err := pipelined(moveScript, c); err != nil {
-		var zero int64
-		return zero, err
+	if err := moveScript.NotPipelined(c); err != nil {
+		return 0, err
 	}
 	return s.MoveCmd(ctx, c, keys, args).Result()
 }
@@ -97,7 +97,7 @@ func (s *Scripts) Move(ctx context.Context, c Scripter, keys MoveKeys, args Move
 // Keys in different hash slots are a *CrossSlotError, before any I/O.
 func (s *Scripts) MoveCmd(ctx context.Context, c Scripter, keys MoveKeys, args MoveArgs) MoveCmd {
 	k := []string{keys.From, keys.To}
-	if err := checkSlots(moveScript, k); err != nil {
+	if err := moveScript.CheckSlots(k); err != nil {
 		return MoveCmd{err: err}
 	}
 	a := []any{args.N}

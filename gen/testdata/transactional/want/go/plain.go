@@ -4,16 +4,18 @@ package transactional
 
 import (
 	"context"
+
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/scriptrt"
 )
 
 // plainScript is plain as bundled for EVAL (plain.lua in the bundle).
-var plainScript = &script{
-	fn:   "transactional_plain",
-	name: "plain",
-	ro:   false,
-	sha:  "9ea5dbcd0d6109eded593f7045de60d20baab6fa",
-	src: `-- include: ledger.lua
+var plainScript = &scriptrt.Script{
+	Name: "plain",
+	SHA:  "9ea5dbcd0d6109eded593f7045de60d20baab6fa",
+	Fn:   "transactional_plain",
+	Src: `-- include: ledger.lua
 -- Included by move: its writes are journaled as the script's own.
 local function debit(key, n)
   redis.call('HINCRBY', key, 'balance', -n)
@@ -58,15 +60,14 @@ func (c PlainCmd) Err() error {
 
 // Result decodes the reply; a reply of the wrong shape is a *ReplyError.
 func (c PlainCmd) Result() (int64, error) {
-	var zero int64
 	if c.err != nil {
-		return zero, c.err
+		return 0, c.err
 	}
 	v, err := c.cmd.Result()
 	if err != nil {
-		return zero, err
+		return 0, err
 	}
-	return asInt(plainScript, "", v)
+	return plainScript.AsInt("", v)
 }
 
 // Plain runs plain and decodes its reply.
@@ -75,9 +76,8 @@ func (c PlainCmd) Result() (int64, error) {
 //
 // On a pipeline the reply comes after Exec: use PlainCmd.
 func (s *Scripts) Plain(ctx context.Context, c Scripter, keys PlainKeys, args PlainArgs) (int64, error) {
-	if err := pipelined(plainScript, c); err != nil {
-		var zero int64
-		return zero, err
+	if err := plainScript.NotPipelined(c); err != nil {
+		return 0, err
 	}
 	return s.PlainCmd(ctx, c, keys, args).Result()
 }
@@ -86,7 +86,7 @@ func (s *Scripts) Plain(ctx context.Context, c Scripter, keys PlainKeys, args Pl
 // Keys in different hash slots are a *CrossSlotError, before any I/O.
 func (s *Scripts) PlainCmd(ctx context.Context, c Scripter, keys PlainKeys, args PlainArgs) PlainCmd {
 	k := []string{keys.From, keys.To}
-	if err := checkSlots(plainScript, k); err != nil {
+	if err := plainScript.CheckSlots(k); err != nil {
 		return PlainCmd{err: err}
 	}
 	a := []any{args.N}
