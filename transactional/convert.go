@@ -1,25 +1,14 @@
 package transactional
 
 import (
-	"math"
-
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 )
 
 // maxReplyDepth bounds the Lua→RESP conversion, so a table that contains
 // itself ends in an error instead of unbounded recursion, at the depth where
 // Redis's lua_checkstack gives up (LUAI_MAXCSTACK).
 const maxReplyDepth = 7994
-
-// toRedisInt is Redis's (long long) cast of a Lua number: truncation towards
-// zero, and on x86-64 the "integer indefinite" value for anything out of
-// range or NaN. Go leaves that case implementation-defined, so spell it out.
-func toRedisInt(f float64) int64 {
-	if math.IsNaN(f) || f >= 9223372036854775807.0 || f < -9223372036854775808.0 {
-		return math.MinInt64
-	}
-	return int64(f)
-}
 
 // writeLuaReply converts a script's return value to a RESP reply, exactly as
 // Redis 7's luaReplyToRedisReply: numbers truncate to integers, false is
@@ -44,7 +33,7 @@ func writeLuaReply(w *respWriter, v lua.LValue, resp3 bool, depth int) {
 			w.null()
 		}
 	case lua.LNumber:
-		w.integer(toRedisInt(float64(v)))
+		w.integer(lua51.Integer(float64(v)))
 	case *lua.LTable:
 		writeLuaTable(w, v, resp3, depth)
 	default:

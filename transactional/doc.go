@@ -35,7 +35,7 @@
 //     SetTime/Advance; like Redis's clock during a script, it stands still
 //     while a script runs.
 //   - Scripts are first checked by a port of Lua 5.1's lexer and parser
-//     (luasyntax.go), so compile errors carry Lua's own messages ("'end'
+//     (package lua51), so compile errors carry Lua's own messages ("'end'
 //     expected (to close 'if' at line 1) near '<eof>'") and Lua 5.2 syntax
 //     that gopher-lua would accept (goto, labels) is refused as in Redis.
 //   - Every claim above is checked by the differential suite in
@@ -116,7 +116,7 @@
 // gopher-lua is not PUC Lua 5.1, and where it shows, the engine translates:
 // runtime errors are reworded into Lua's and name the variable involved
 // ("attempt to index local 't' (a nil value)", recovered from the failing
-// instruction, varinfo.go) except after jumps, where the name is left out.
+// instruction, package lua51) except after jumps, where the name is left out.
 // What remains different: an argument that is absent reads "got nil" where
 // Lua says "got no value"; hexadecimal float literals (0x1p4) do not
 // compile; numbers concatenated with .. use Go's formatting instead of

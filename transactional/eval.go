@@ -10,6 +10,7 @@ import (
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 )
 
 // evalScript is one entry of the script cache (SCRIPT LOAD / EVAL).
@@ -23,13 +24,13 @@ type evalScript struct {
 // compileLua parses and compiles src under chunk name; parse errors are
 // rendered in Lua 5.1's "name:line: message near 'token'" shape.
 func compileLua(src, name string) (*lua.FunctionProto, error) {
-	if msg := checkLuaSyntax(src, name); msg != "" {
+	if msg := lua51.CheckSyntax(src, name); msg != "" {
 		return nil, fmt.Errorf("%s", msg)
 	}
 	chunk, err := parse.Parse(strings.NewReader(src), name)
 	if err != nil {
 		if pe, ok := err.(*parse.Error); ok {
-			return nil, fmt.Errorf("%s", luaParseError(pe, name, src))
+			return nil, fmt.Errorf("%s", lua51.ParseError(pe, name, src))
 		}
 		return nil, err
 	}
