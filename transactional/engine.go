@@ -16,6 +16,7 @@ import (
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
 // DefaultStart is where an Engine's virtual clock starts unless WithClock or
@@ -60,8 +61,8 @@ type Engine struct {
 	// goReply, while set (by EvalSHA), takes a script's reply as Go values
 	// instead of RESP; evalReply is the one EvalSHA uses. Only used under
 	// miniredis's lock.
-	goReply   *goReply
-	evalReply goReply
+	goReply   *resp.GoReply
+	evalReply resp.GoReply
 
 	doMu      sync.Mutex
 	doJournal bool // DoTransactional is running; guarded by doMu
@@ -239,7 +240,7 @@ func (e *Engine) doLocked(journal bool, args []string) (any, error) {
 	if e.doBuf.Len() == 0 {
 		return nil, nil
 	}
-	v, _, err := parseReply(e.doBuf.Bytes())
+	v, _, err := resp.Parse(e.doBuf.Bytes())
 	if err != nil {
 		return nil, err
 	}
@@ -269,13 +270,13 @@ func (e *Engine) EvalSHA(sha string, keys, argv []string) (any, error) {
 	}
 	e.m.Lock()
 	g := &e.evalReply
-	g.reset()
+	g.Reset()
 	e.goReply = g
 	reply := e.evalSHA(c, sha, keys, argv)
 	e.goReply = nil
-	v, err := g.value, error(nil)
+	v, err := g.Value, error(nil)
 	if len(reply) > 0 { // written as RESP: the recovered panic's reply
-		v, _, err = parseReply(reply)
+		v, _, err = resp.Parse(reply)
 	}
 	e.m.Unlock()
 	if err != nil {
@@ -293,16 +294,16 @@ func (e *Engine) evalSHA(c *server.Peer, sha string, keys, argv []string) (reply
 	defer func() {
 		if v := recover(); v != nil {
 			e.clearRunning()
-			w := respWriter{}
-			w.errorReply(fmt.Sprintf(msgInternal, v))
-			reply = w.buf
+			w := resp.Writer{}
+			w.ErrorReply(fmt.Sprintf(msgInternal, v))
+			reply = w.Buf
 		}
 	}()
 	sc := e.script(sha)
 	if sc == nil {
-		w := respWriter{}
-		w.errorReply(msgNoScript)
-		return w.buf
+		w := resp.Writer{}
+		w.ErrorReply(msgNoScript)
+		return w.Buf
 	}
 	return e.evalScript(c, sc, false, keys, argv)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
 // evalScript is one entry of the script cache (SCRIPT LOAD / EVAL).
@@ -126,10 +127,10 @@ func (e *Engine) cmdEval(c *server.Peer, cmd string, args []string) {
 // Called with miniredis's lock held.
 func (e *Engine) evalScript(c *server.Peer, sc *evalScript, readOnly bool, keys, argv []string) []byte {
 	if readOnly && sc.flags&(scriptNoWrites|scriptCompat) == 0 {
-		w := respWriter{buf: e.reply[:0], g: e.goReply}
-		w.errorReply(msgWriteFlagWithRO)
-		e.reply = w.buf
-		return w.buf
+		w := resp.Writer{Buf: e.reply[:0], G: e.goReply}
+		w.ErrorReply(msgWriteFlagWithRO)
+		e.reply = w.Buf
+		return w.Buf
 	}
 	r := e.runs.next(c, sc.sha)
 	r.flags = sc.flags
@@ -188,7 +189,7 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 		}
 		r.journal = nil
 	}
-	w := respWriter{buf: e.reply[:0], resp3: r.caller.Resp3, g: e.goReply}
+	w := resp.Writer{Buf: e.reply[:0], Resp3: r.caller.Resp3, G: e.goReply}
 	if err != nil {
 		var obj lua.LValue = lua.LString(err.Error())
 		if aerr, ok := err.(*lua.ApiError); ok {
@@ -197,13 +198,13 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 		if reason := r.killed(); reason != killNone {
 			obj = killedError(L, obj, reason)
 		}
-		w.errorReply(errorFromLua(obj, r.name))
+		w.ErrorReply(errorFromLua(obj, r.name))
 	} else {
 		writeLuaReply(&w, L.Get(-1), r.resp3, 0)
 	}
 	L.SetTop(0)
-	e.reply = w.buf
-	return w.buf
+	e.reply = w.Buf
+	return w.Buf
 }
 
 // armLimit arms the script time limit for the run just stored in
@@ -312,48 +313,48 @@ func (b *boxes) fill(t *lua.LTable, ss []string) {
 }
 
 func writeError(c *server.Peer, msg string) {
-	w := respWriter{}
-	w.errorReply(msg)
-	c.WriteRaw(string(w.buf))
+	w := resp.Writer{}
+	w.ErrorReply(msg)
+	c.WriteRaw(string(w.Buf))
 }
 
 // cmdScript serves SCRIPT LOAD/EXISTS/FLUSH/HELP (KILL is handled without
 // the lock, in the hook). Called with miniredis's lock held.
 func (e *Engine) cmdScript(c *server.Peer, args []string) {
 	sub := strings.ToUpper(args[0])
-	w := respWriter{resp3: c.Resp3}
+	w := resp.Writer{Resp3: c.Resp3}
 	switch sub {
 	case "LOAD":
 		sc, err := e.createScript(args[1])
 		if err != nil {
-			w.errorReply(err.Error())
+			w.ErrorReply(err.Error())
 			break
 		}
-		w.bulk(sc.sha)
+		w.Bulk(sc.sha)
 	case "EXISTS":
-		w.array(len(args) - 1)
+		w.Array(len(args) - 1)
 		for _, sha := range args[1:] {
 			if _, ok := e.scripts[strings.ToLower(sha)]; ok {
-				w.integer(1)
+				w.Integer(1)
 			} else {
-				w.integer(0)
+				w.Integer(0)
 			}
 		}
 	case "FLUSH":
 		e.scripts = map[string]*evalScript{}
 		// Redis also resets the Lua state: math.random's sequence restarts.
 		e.eval = newSandbox(e, false)
-		w.status("OK")
+		w.Status("OK")
 	case "HELP":
 		help := scriptHelp
-		w.array(len(help))
+		w.Array(len(help))
 		for _, l := range help {
-			w.status(l)
+			w.Status(l)
 		}
 	case "DEBUG":
-		w.errorReply("ERR SCRIPT DEBUG is not supported by scriptgen's engine")
+		w.ErrorReply("ERR SCRIPT DEBUG is not supported by scriptgen's engine")
 	}
-	c.WriteRaw(string(w.buf))
+	c.WriteRaw(string(w.Buf))
 }
 
 var scriptHelp = []string{

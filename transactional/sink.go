@@ -2,6 +2,7 @@ package transactional
 
 import (
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
 // luaSink turns the reply of a script's redis.call into its Lua value as
@@ -125,7 +126,7 @@ func (s *luaSink) Set(n int)  { s.begin('~', n) }
 // cmd_keys.go, COMMAND): parsed and converted as the RESP path does.
 func (s *luaSink) Raw(b string) {
 	for len(b) > 0 && !s.done {
-		reply, n, err := parseReply([]byte(b))
+		reply, n, err := resp.Parse([]byte(b))
 		if err != nil {
 			s.Error("ERR " + err.Error())
 			return
