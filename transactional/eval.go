@@ -227,12 +227,6 @@ func (e *Engine) limitAt(d time.Duration) {
 	if !e.limitArmed.CompareAndSwap(false, true) {
 		return
 	}
-	e.limitMu.Lock()
-	defer e.limitMu.Unlock()
-	if e.limit == nil {
-		e.limit = time.AfterFunc(d, e.limitReached)
-		return
-	}
 	e.limit.Reset(d)
 }
 
