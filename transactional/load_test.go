@@ -73,15 +73,18 @@ func TestLoadJournaled(t *testing.T) {
 }
 
 // TestLoadHosted: a journaled body the prelude needs a runtime for is
-// hosted on the engine's journal, not run as the prelude's Lua.
+// hosted on the engine's journal, not run as the prelude's Lua, also after
+// a shebang (gen's text for a transactional script with Redis flags).
 func TestLoadHosted(t *testing.T) {
 	e := newEngine(t)
-	sha, err := e.Load("redis.call('SET', KEYS[1], 'x')\nerror('boom')\n", Journaled())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sc := e.script(sha); sc == nil || sc.host == nil {
-		t.Fatalf("not hosted: %+v", sc)
+	for _, head := range []string{"", "#!lua\n", "#!lua flags=allow-oom\n"} {
+		sha, err := e.Load(head+"redis.call('SET', KEYS[1], 'x')\nerror('boom')\n", Journaled())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc := e.script(sha); sc == nil || sc.host == nil {
+			t.Errorf("%q: not hosted: %+v", head, sc)
+		}
 	}
 }
 
