@@ -80,9 +80,9 @@ type Engine struct {
 	// the listeners and closed, and the running script's kill state
 	// (run.reason, afters, finished and ended, through run.mu). It is held
 	// for a few instructions at a time and never around a call into
-	// miniredis, Lua or a caller's function, so it nests in no other lock
-	// and no lock nests in it. It cannot be miniredis's lock, which a
-	// running script holds from start to end.
+	// miniredis, Lua or a caller's function: nothing is locked while it is
+	// held, so it may be taken under any other lock. It cannot be
+	// miniredis's lock, which a running script holds from start to end.
 	mu  sync.Mutex
 	now time.Time // the virtual clock; guarded by mu
 
