@@ -98,9 +98,10 @@
 //
 // Recognising the text is for what arrives over the wire, where only the
 // text can say it. In-process callers state the choice as data:
-// Load(body, Journaled()) caches the script gen ships for body (its SHA-1,
-// its line numbers) without the caller wrapping it, and DoTransactional
-// offers the same journal to any run of a script that is not wrapped.
+// Load(body, Journaled()) caches the script the bundler ships for body
+// (its SHA-1, its line numbers) without the caller wrapping it, and
+// DoTransactional offers the same journal to any run of a script that is
+// not wrapped.
 //
 // # DUMP, RESTORE and COPY
 //

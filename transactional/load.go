@@ -14,11 +14,11 @@ type scriptOptions struct {
 	journaled bool
 }
 
-// Journaled makes Load cache a script as gen ships one whose header says
-// `flags: transactional`: its code in the rollback prelude (prelude.Ship),
-// which the engine runs on its own journal. The caller states the choice
-// and passes the plain body; text that arrives over the wire, where only
-// the text can say it, is recognised as before.
+// Journaled makes Load cache a script as the bundler ships one whose
+// header says `flags: transactional`: its code in the rollback prelude
+// (prelude.Ship), which the engine runs on its own journal. The caller
+// states the choice and passes the plain body; text that arrives over the
+// wire, where only the text can say it, is recognised as before.
 func Journaled() ScriptOption { return func(o *scriptOptions) { o.journaled = true } }
 
 // Load caches body, an EVAL body with or without a #!lua shebang, as
@@ -26,13 +26,13 @@ func Journaled() ScriptOption { return func(o *scriptOptions) { o.journaled = tr
 // EVALSHA through Do or a connection. An error is an *Error with the text
 // SCRIPT LOAD would reply (with Journaled, for the text shipped).
 //
-// With Journaled, the script cached is the text gen ships: the shebang
-// line, then prelude.Ship of the code after it. The SHA-1 is that text's,
-// the one a real Redis caches, so EVALSHA, the replies and the error
-// texts (which name the SHA-1 and the line) are Redis's for the bundled
-// script. Unlike DoTransactional, which journals any run of any script and
-// refuses every write a journal cannot undo, a journaled script refuses
-// only those its code names, as the prelude does.
+// With Journaled, the script cached is the text the bundler ships: the
+// shebang line, then prelude.Ship of the code after it. The SHA-1 is that
+// text's, the one a real Redis caches, so EVALSHA, the replies and the
+// error texts (which name the SHA-1 and the line) are Redis's for the
+// bundled script. Unlike DoTransactional, which journals any run of any
+// script and refuses every write a journal cannot undo, a journaled script
+// refuses only those its code names, as the prelude does.
 func (e *Engine) Load(body string, opts ...ScriptOption) (string, error) {
 	var o scriptOptions
 	for _, opt := range opts {
@@ -54,8 +54,9 @@ func (e *Engine) Load(body string, opts ...ScriptOption) (string, error) {
 	return sc.sha, nil
 }
 
-// shipJournaled is gen's EVAL text for body flagged transactional: its
-// shebang line, if any, then the code after it as prelude.Ship leaves it.
+// shipJournaled is the bundler's EVAL text for body flagged
+// transactional: its shebang line, if any, then the code after it as
+// prelude.Ship leaves it.
 func shipJournaled(body string) string {
 	head := ""
 	if strings.HasPrefix(body, "#!") {

@@ -8,11 +8,11 @@ import (
 	"github.com/scriptgen/scriptgen/transactional/prelude"
 )
 
-// TestLoadJournaled: a body loaded with Journaled is the script gen ships
-// for it, run on the engine's journal: the SHA-1 of the shipped text, the
-// replies, error texts and keyspace of EVAL with that text, in both modes;
-// a failed run rolls back, where the same body loaded plain keeps its
-// writes.
+// TestLoadJournaled: a body loaded with Journaled is the script the
+// bundler ships for it, run on the engine's journal: the SHA-1 of the
+// shipped text, the replies, error texts and keyspace of EVAL with that
+// text, in both modes; a failed run rolls back, where the same body loaded
+// plain keeps its writes.
 func TestLoadJournaled(t *testing.T) {
 	body := "redis.call('HSET', KEYS[1], 'f', ARGV[1])\nredis.call('RPUSH', KEYS[2], ARGV[1])\n" +
 		"if ARGV[2] == 'fail' then redis.call('INCR', KEYS[2]) end\nreturn redis.call('HLEN', KEYS[1])\n"
