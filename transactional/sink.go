@@ -8,7 +8,7 @@ import (
 // luaSink turns the reply of a script's redis.call into its Lua value as
 // miniredis writes it, with no RESP in between: the conversions are
 // replyToLua's, event by event, through the same helpers. The first
-// complete reply is the one kept, as parseReply reads only the first.
+// complete reply is the one kept, as resp.Parse reads only the first.
 type luaSink struct {
 	L     *lua.LState
 	resp3 bool

@@ -93,7 +93,7 @@ func TestSinkNesting(t *testing.T) {
 	s.Int(1)
 	s.Array(-1)
 	s.Double(0.5)
-	s.Int(99) // a second reply: not read, as parseReply reads one
+	s.Int(99) // a second reply: not read, as resp.Parse reads one
 	raw := "*3\r\n%1\r\n$1\r\nk\r\n*0\r\n~2\r\n:1\r\n*-1\r\n,0.5\r\n"
 	want, _, err := resp.Parse([]byte(raw))
 	if err != nil {
