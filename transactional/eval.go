@@ -7,7 +7,6 @@ import (
 	"time"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
-	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
@@ -22,34 +21,6 @@ type evalScript struct {
 	host  *hosting // a prelude-wrapped script, run with the engine's journal
 }
 
-// compileLua parses and compiles src under chunk name; parse errors are
-// rendered in Lua 5.1's "name:line: message near 'token'" shape.
-func compileLua(src, name string) (*lua.FunctionProto, error) {
-	if msg := lua51.CheckSyntax(src, name); msg != "" {
-		return nil, fmt.Errorf("%s", msg)
-	}
-	chunk, err := parse.Parse(strings.NewReader(src), name)
-	if err != nil {
-		if pe, ok := err.(*parse.Error); ok {
-			return nil, fmt.Errorf("%s", lua51.ParseError(pe, name, src))
-		}
-		return nil, err
-	}
-	proto, err := lua.Compile(chunk, name)
-	if err != nil {
-		if ce, ok := err.(*lua.CompileError); ok {
-			return nil, fmt.Errorf("%s:%d: %s", name, ce.Line, ce.Message)
-		}
-		return nil, err
-	}
-	// gopher-lua gives a main chunk Lua 5.1's compat `arg` table, built on
-	// every run, which Lua 5.1 itself builds only for functions declaring
-	// `...`; no name refers to it in a main chunk, so it is dropped
-	// unseen, and with it a table and a map per script run.
-	proto.IsVarArg &^= lua.VarArgNeedsArg
-	return proto, nil
-}
-
 // createScript is luaCreateFunction: shebang, compile, cache.
 func (e *Engine) createScript(body string) (*evalScript, error) {
 	sha := sha1Hex(body)
@@ -61,7 +32,7 @@ func (e *Engine) createScript(body string) (*evalScript, error) {
 		return nil, err
 	}
 	src, host := hostScript(src)
-	proto, err := compileLua(src, "user_script")
+	proto, err := lua51.Compile(src, "user_script")
 	if err != nil {
 		return nil, fmt.Errorf(msgCompile, err.Error())
 	}

@@ -8,6 +8,7 @@ import (
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
@@ -267,7 +268,7 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 		return "", fmt.Sprintf(msgLibraryExists, name)
 	}
 	body, host := hostLibrary(body)
-	proto, err := compileLua(body, "user_function")
+	proto, err := lua51.Compile(body, "user_function")
 	if err != nil {
 		return "", fmt.Sprintf(msgCompileFunction, err.Error())
 	}

@@ -335,8 +335,8 @@ func (s *sandbox) compileChunk(L *lua.LState, src, name string) int {
 		L.Push(lua.LString("bytecode not allowed"))
 		return 2
 	}
-	display := chunkDisplayName(name)
-	proto, err := compileLua(src, display)
+	display := lua51.ChunkID(name)
+	proto, err := lua51.Compile(src, display)
 	if err != nil {
 		L.Push(lua.LNil)
 		L.Push(lua.LString(err.Error()))
@@ -350,23 +350,6 @@ func (s *sandbox) compileChunk(L *lua.LState, src, name string) int {
 	fn.Env = s.scriptEnv(proto) // the globals the script itself sees
 	L.Push(fn)
 	return 1
-}
-
-// chunkDisplayName mirrors luaO_chunkid: "=name" and "@name" are shown
-// bare, a source string as [string "first line..."].
-func chunkDisplayName(name string) string {
-	if strings.HasPrefix(name, "=") || strings.HasPrefix(name, "@") {
-		return name[1:]
-	}
-	line, _, cut := strings.Cut(name, "\n")
-	const max = 60 - len(`[string "..."]`)
-	if cut || len(line) > max {
-		if len(line) > max {
-			line = line[:max]
-		}
-		return `[string "` + line + `..."]`
-	}
-	return `[string "` + line + `"]`
 }
 
 // maxStringSize caps what one Go-implemented string function may build: a

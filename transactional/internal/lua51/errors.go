@@ -103,7 +103,7 @@ func Message(L *lua.LState, msg string, dbg *lua.Debug) string {
 	return msg
 }
 
-func ParseError(pe *parse.Error, name, src string) string {
+func parseError(pe *parse.Error, name, src string) string {
 	msg := pe.Message
 	if strings.HasPrefix(msg, "syntax error") {
 		msg = "unexpected symbol"

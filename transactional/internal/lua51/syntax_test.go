@@ -16,8 +16,8 @@ func TestCheckSyntax(t *testing.T) {
 		"return 'unclosed":    "user_script:1: unfinished string near '<eof>'",
 		"local a <const> = 1": "user_script:1: unexpected symbol near '<'",
 	} {
-		if got := CheckSyntax(src, "user_script"); got != want {
-			t.Errorf("CheckSyntax(%q) = %q, want %q", src, got, want)
+		if got := checkSyntax(src, "user_script"); got != want {
+			t.Errorf("checkSyntax(%q) = %q, want %q", src, got, want)
 		}
 	}
 }
