@@ -12,6 +12,7 @@ import (
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 	"github.com/scriptgen/scriptgen/transactional/rdb"
 )
 
@@ -43,7 +44,7 @@ const (
 // holds miniredis's lock.
 func (e *Engine) keyCommand(c *server.Peer, cmd string, args []string) {
 	db := e.store.db(miniredis.PeerDB(c))
-	w := respWriter{resp3: c.Resp3}
+	w := resp.Writer{Resp3: c.Resp3}
 	switch cmd {
 	case "DUMP":
 		e.cmdDump(&w, db, args)
@@ -52,25 +53,25 @@ func (e *Engine) keyCommand(c *server.Peer, cmd string, args []string) {
 	case "COPY":
 		e.cmdCopy(&w, db, args)
 	}
-	c.WriteRaw(string(w.buf))
+	c.WriteRaw(string(w.Buf))
 }
 
-func (e *Engine) cmdDump(w *respWriter, db reflect.Value, args []string) {
+func (e *Engine) cmdDump(w *resp.Writer, db reflect.Value, args []string) {
 	typ := e.store.typeOf(db, args[0])
 	if typ == "" {
-		w.null()
+		w.Null()
 		return
 	}
 	v, err := toRDB(typ, e.store.value(db, args[0], typ))
 	if err != nil {
-		w.errorReply(err.Error())
+		w.ErrorReply(err.Error())
 		return
 	}
-	w.bulk(string(rdb.Dump(v)))
+	w.Bulk(string(rdb.Dump(v)))
 }
 
 // cmdRestore is restoreCommand of Redis 7.0, checks in its order.
-func (e *Engine) cmdRestore(w *respWriter, db reflect.Value, args []string) {
+func (e *Engine) cmdRestore(w *resp.Writer, db reflect.Value, args []string) {
 	key := args[0]
 	replace, absTTL := false, false
 	idle, freq := int64(-1), int64(-1)
@@ -84,11 +85,11 @@ func (e *Engine) cmdRestore(w *respWriter, db reflect.Value, args []string) {
 		case opt == "idletime" && more >= 1 && freq == -1:
 			n, err := strconv.ParseInt(args[j+1], 10, 64)
 			if err != nil {
-				w.errorReply(msgInvalidInt)
+				w.ErrorReply(msgInvalidInt)
 				return
 			}
 			if n < 0 {
-				w.errorReply(msgBadIdleTime)
+				w.ErrorReply(msgBadIdleTime)
 				return
 			}
 			idle = n
@@ -96,46 +97,46 @@ func (e *Engine) cmdRestore(w *respWriter, db reflect.Value, args []string) {
 		case opt == "freq" && more >= 1 && idle == -1:
 			n, err := strconv.ParseInt(args[j+1], 10, 64)
 			if err != nil {
-				w.errorReply(msgInvalidInt)
+				w.ErrorReply(msgInvalidInt)
 				return
 			}
 			if n < 0 || n > 255 {
-				w.errorReply(msgBadFreq)
+				w.ErrorReply(msgBadFreq)
 				return
 			}
 			freq = n
 			j++
 		default:
-			w.errorReply(msgSyntax)
+			w.ErrorReply(msgSyntax)
 			return
 		}
 	}
 	if !replace && e.store.typeOf(db, key) != "" {
-		w.errorReply(msgBusyKey)
+		w.ErrorReply(msgBusyKey)
 		return
 	}
 	ttl, err := strconv.ParseInt(args[1], 10, 64)
 	if err != nil {
-		w.errorReply(msgInvalidInt)
+		w.ErrorReply(msgInvalidInt)
 		return
 	}
 	if ttl < 0 {
-		w.errorReply(msgBadTTL)
+		w.ErrorReply(msgBadTTL)
 		return
 	}
 	payload := []byte(args[2])
 	if err := rdb.Verify(payload); err != nil {
-		w.errorReply("ERR " + err.Error())
+		w.ErrorReply("ERR " + err.Error())
 		return
 	}
 	v, err := rdb.Restore(payload)
 	if err != nil {
-		w.errorReply("ERR " + err.Error())
+		w.ErrorReply("ERR " + err.Error())
 		return
 	}
 	typ, val, err := fromRDB(db, v)
 	if err != nil {
-		w.errorReply(err.Error())
+		w.ErrorReply(err.Error())
 		return
 	}
 	now := e.store.now()
@@ -151,17 +152,17 @@ func (e *Engine) cmdRestore(w *respWriter, db reflect.Value, args []string) {
 			if replace && e.store.typeOf(db, key) != "" {
 				e.store.del(db, key)
 			}
-			w.status("OK")
+			w.Status("OK")
 			return
 		}
 	}
 	e.store.put(db, key, typ, val, at, ttl != 0)
-	w.status("OK")
+	w.Status("OK")
 }
 
 // cmdCopy is copyCommand of Redis 7.0: the copy is the journal's deep
 // copy, expiry included.
-func (e *Engine) cmdCopy(w *respWriter, src reflect.Value, args []string) {
+func (e *Engine) cmdCopy(w *resp.Writer, src reflect.Value, args []string) {
 	dst := src
 	replace := false
 	for j := 2; j < len(args); j++ {
@@ -171,35 +172,35 @@ func (e *Engine) cmdCopy(w *respWriter, src reflect.Value, args []string) {
 		case opt == "db" && j+1 < len(args):
 			n, err := strconv.ParseInt(args[j+1], 10, 32)
 			if err != nil {
-				w.errorReply(msgInvalidInt)
+				w.ErrorReply(msgInvalidInt)
 				return
 			}
 			if n < 0 || n >= miniredis.Databases {
-				w.errorReply(msgDBRange)
+				w.ErrorReply(msgDBRange)
 				return
 			}
 			dst = e.store.db(int(n))
 			j++
 		default:
-			w.errorReply(msgSyntax)
+			w.ErrorReply(msgSyntax)
 			return
 		}
 	}
 	if dst.Addr().Pointer() == src.Addr().Pointer() && args[0] == args[1] {
-		w.errorReply(msgSameObject)
+		w.ErrorReply(msgSameObject)
 		return
 	}
 	sn := e.store.snap(src, args[0])
 	if sn.typ == "" {
-		w.integer(0)
+		w.Integer(0)
 		return
 	}
 	if e.store.typeOf(dst, args[1]) != "" && !replace {
-		w.integer(0)
+		w.Integer(0)
 		return
 	}
 	e.store.restore(dst, args[1], sn)
-	w.integer(1)
+	w.Integer(1)
 }
 
 // toRDB converts a miniredis value of type typ.
@@ -446,9 +447,9 @@ func (e *Engine) moveInPlace(c *server.Peer, cmd string, args []string) bool {
 		return false
 	}
 	e.store.touch(db, args[0])
-	w := respWriter{resp3: c.Resp3}
-	w.bulk(l.Index(0).String())
-	c.WriteRaw(string(w.buf))
+	w := resp.Writer{Resp3: c.Resp3}
+	w.Bulk(l.Index(0).String())
+	c.WriteRaw(string(w.Buf))
 	return true
 }
 
@@ -473,9 +474,9 @@ func (e *Engine) ttlRounded(c *server.Peer, cmd string, args []string) bool {
 			ttl = (ms + 500) / 1000
 		}
 	}
-	w := respWriter{resp3: c.Resp3}
-	w.integer(ttl)
-	c.WriteRaw(string(w.buf))
+	w := resp.Writer{Resp3: c.Resp3}
+	w.Integer(ttl)
+	c.WriteRaw(string(w.Buf))
 	return true
 }
 
@@ -602,7 +603,7 @@ func regroupPairs(raw []byte) []byte {
 	out = append(out, '\r', '\n')
 	pos := end + 2
 	for k := 0; k < n; k++ {
-		_, m, err := parseReply(raw[pos:])
+		_, m, err := resp.Parse(raw[pos:])
 		if err != nil {
 			return raw
 		}

@@ -1,9 +1,9 @@
 package transactional
 
 import (
-	"math"
-
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
 // maxReplyDepth bounds the Lua→RESP conversion, so a table that contains
@@ -11,62 +11,52 @@ import (
 // Redis's lua_checkstack gives up (LUAI_MAXCSTACK).
 const maxReplyDepth = 7994
 
-// toRedisInt is Redis's (long long) cast of a Lua number: truncation towards
-// zero, and on x86-64 the "integer indefinite" value for anything out of
-// range or NaN. Go leaves that case implementation-defined, so spell it out.
-func toRedisInt(f float64) int64 {
-	if math.IsNaN(f) || f >= 9223372036854775807.0 || f < -9223372036854775808.0 {
-		return math.MinInt64
-	}
-	return int64(f)
-}
-
 // writeLuaReply converts a script's return value to a RESP reply, exactly as
 // Redis 7's luaReplyToRedisReply: numbers truncate to integers, false is
 // null (or a RESP3 false after redis.setresp(3)), tables with err/ok are
 // error/status replies, tables with map/set/double/big_number/
 // verbatim_string are the RESP3 types, and other tables are arrays that stop
 // at the first nil.
-func writeLuaReply(w *respWriter, v lua.LValue, resp3 bool, depth int) {
+func writeLuaReply(w *resp.Writer, v lua.LValue, resp3 bool, depth int) {
 	if depth > maxReplyDepth {
-		w.errorReply("ERR reached lua stack limit")
+		w.ErrorReply("ERR reached lua stack limit")
 		return
 	}
 	switch v := v.(type) {
 	case lua.LString:
-		w.bulk(string(v))
+		w.Bulk(string(v))
 	case lua.LBool:
 		if resp3 {
-			w.boolean(bool(v))
+			w.Boolean(bool(v))
 		} else if v {
-			w.integer(1)
+			w.Integer(1)
 		} else {
-			w.null()
+			w.Null()
 		}
 	case lua.LNumber:
-		w.integer(toRedisInt(float64(v)))
+		w.Integer(lua51.Integer(float64(v)))
 	case *lua.LTable:
 		writeLuaTable(w, v, resp3, depth)
 	default:
-		w.null()
+		w.Null()
 	}
 }
 
-func writeLuaTable(w *respWriter, t *lua.LTable, resp3 bool, depth int) {
+func writeLuaTable(w *resp.Writer, t *lua.LTable, resp3 bool, depth int) {
 	if e, ok := t.RawGetString("err").(lua.LString); ok {
-		w.errorReply(string(e))
+		w.ErrorReply(string(e))
 		return
 	}
 	if s, ok := t.RawGetString("ok").(lua.LString); ok {
-		w.status(string(s))
+		w.Status(string(s))
 		return
 	}
 	if d, ok := t.RawGetString("double").(lua.LNumber); ok {
-		w.double(float64(d))
+		w.Double(float64(d))
 		return
 	}
 	if b, ok := t.RawGetString("big_number").(lua.LString); ok {
-		w.bigNumber(string(b))
+		w.BigNumber(string(b))
 		return
 	}
 	if m, ok := t.RawGetString("map").(*lua.LTable); ok {
@@ -75,7 +65,7 @@ func writeLuaTable(w *respWriter, t *lua.LTable, resp3 bool, depth int) {
 			keys = append(keys, k)
 			vals = append(vals, v)
 		})
-		w.mapLen(len(keys))
+		w.MapLen(len(keys))
 		for i := range keys {
 			writeLuaReply(w, keys[i], resp3, depth+1)
 			writeLuaReply(w, vals[i], resp3, depth+1)
@@ -85,7 +75,7 @@ func writeLuaTable(w *respWriter, t *lua.LTable, resp3 bool, depth int) {
 	if s, ok := t.RawGetString("set").(*lua.LTable); ok {
 		var keys []lua.LValue
 		s.ForEach(func(k, _ lua.LValue) { keys = append(keys, k) })
-		w.setLen(len(keys))
+		w.SetLen(len(keys))
 		for _, k := range keys {
 			writeLuaReply(w, k, resp3, depth+1)
 		}
@@ -94,14 +84,14 @@ func writeLuaTable(w *respWriter, t *lua.LTable, resp3 bool, depth int) {
 	if vs, ok := t.RawGetString("verbatim_string").(*lua.LTable); ok {
 		format, _ := vs.RawGetString("format").(lua.LString)
 		str, _ := vs.RawGetString("string").(lua.LString)
-		w.verbatim(string(format), string(str))
+		w.Verbatim(string(format), string(str))
 		return
 	}
 	n := 0
 	for t.RawGetInt(n+1) != lua.LNil {
 		n++
 	}
-	w.array(n)
+	w.Array(n)
 	for i := 1; i <= n; i++ {
 		writeLuaReply(w, t.RawGetInt(i), resp3, depth+1)
 	}

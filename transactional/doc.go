@@ -2,6 +2,30 @@
 // of a miniredis keyspace and a Lua sandbox built to behave like Redis 7.0's,
 // so that scripts can be tested locally with Redis's real semantics.
 //
+// # Parts
+//
+// This package is the engine's public face: Engine (Do, EvalSHA, Load,
+// DoTransactional, the clock, Listen) and Serve, with the sandbox, the
+// redis.call shim, script and function caches, the journal and the hook
+// that takes commands from miniredis. What it is made of lives beside it,
+// each part knowing nothing of the engine:
+//   - internal/lua51: Lua 5.1 as Redis's Lua speaks it where gopher-lua
+//     does not (compile and runtime error texts, tonumber, "%.14g");
+//   - internal/lualib: the libraries Redis loads (cjson, cmsgpack,
+//     struct, bit);
+//   - internal/resp: the protocol, the reply types and their writer;
+//   - prelude: the rollback runtime that real Redis runs for a
+//     transactional script, which the engine hosts on its own journal;
+//   - rdb: Redis's DUMP payload format;
+//   - integration: the differential suite against a real redis-server.
+//
+// # Locks
+//
+// A script holds miniredis's lock from start to end. Besides it the engine
+// has two mutexes (Engine.doMu, Engine.mu; each says what it guards and
+// why it is not the other) and atomics for what other goroutines read of
+// the running script.
+//
 // # Why not miniredis's own EVAL
 //
 // miniredis alone is not faithful enough to test scripts against: it lacks
@@ -35,7 +59,7 @@
 //     SetTime/Advance; like Redis's clock during a script, it stands still
 //     while a script runs.
 //   - Scripts are first checked by a port of Lua 5.1's lexer and parser
-//     (luasyntax.go), so compile errors carry Lua's own messages ("'end'
+//     (package lua51), so compile errors carry Lua's own messages ("'end'
 //     expected (to close 'if' at line 1) near '<eof>'") and Lua 5.2 syntax
 //     that gopher-lua would accept (goto, labels) is refused as in Redis.
 //   - Every claim above is checked by the differential suite in
@@ -70,8 +94,14 @@
 // a per-key journal cannot undo, when the code names them), and a script
 // that returns an error reply keeps its writes. TestJournalProperty in
 // ./integration checks all of that on 10,000 random runs, a tenth of them
-// against a redis-server running the prelude's Lua. DoTransactional offers
-// the same journal to Go tests of scripts that are not wrapped.
+// against a redis-server running the prelude's Lua.
+//
+// Recognising the text is for what arrives over the wire, where only the
+// text can say it. In-process callers state the choice as data:
+// Load(body, Journaled()) caches the script the bundler ships for body
+// (its SHA-1, its line numbers) without the caller wrapping it, and
+// DoTransactional offers the same journal to any run of a script that is
+// not wrapped.
 //
 // # DUMP, RESTORE and COPY
 //
@@ -116,7 +146,7 @@
 // gopher-lua is not PUC Lua 5.1, and where it shows, the engine translates:
 // runtime errors are reworded into Lua's and name the variable involved
 // ("attempt to index local 't' (a nil value)", recovered from the failing
-// instruction, varinfo.go) except after jumps, where the name is left out.
+// instruction, package lua51) except after jumps, where the name is left out.
 // What remains different: an argument that is absent reads "got nil" where
 // Lua says "got no value"; hexadecimal float literals (0x1p4) do not
 // compile; numbers concatenated with .. use Go's formatting instead of

@@ -16,6 +16,7 @@ import (
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
 // DefaultStart is where an Engine's virtual clock starts unless WithClock or
@@ -60,34 +61,50 @@ type Engine struct {
 	// goReply, while set (by EvalSHA), takes a script's reply as Go values
 	// instead of RESP; evalReply is the one EvalSHA uses. Only used under
 	// miniredis's lock.
-	goReply   *goReply
-	evalReply goReply
+	goReply   *resp.GoReply
+	evalReply resp.GoReply
 
+	// doMu serialises the in-process connection's commands (Do, EvalSHA,
+	// DoTransactional) and guards that connection: doPeer, doBuf, doW
+	// and doJournal. It is held for a whole command, script included, so
+	// it cannot be mu: the time limit, SCRIPT KILL and Close must reach
+	// the running script meanwhile. Nor miniredis's lock: EvalSHA takes
+	// that one itself, and Do hands the command to miniredis, which does.
 	doMu      sync.Mutex
-	doJournal bool // DoTransactional is running; guarded by doMu
+	doJournal bool // DoTransactional is running
 	doPeer    *server.Peer
 	doBuf     bytes.Buffer
 	doW       *bufio.Writer
 
-	clockMu sync.Mutex
-	now     time.Time
+	// mu guards the engine's small shared state: the virtual clock (now),
+	// the listeners and closed, and the running script's kill state
+	// (run.reason, afters, finished and ended, through run.mu). It is held
+	// for a few instructions at a time and never around a call into
+	// miniredis, Lua or a caller's function: nothing is locked while it is
+	// held, so it may be taken under any other lock. It cannot be
+	// miniredis's lock, which a running script holds from start to end.
+	mu  sync.Mutex
+	now time.Time // the virtual clock; guarded by mu
 
 	// guarded by miniredis's lock
 	eval    *sandbox
 	scripts map[string]*evalScript
 	funcs   *functionRegistry
 
+	// running is the script in progress, if any; atomic, because the
+	// time limit's timer and other clients' commands look at it without
+	// miniredis's lock, which the script holds.
 	running atomic.Pointer[run]
 	reply   []byte // the last script reply (execute); under miniredis's lock
-	// the time limit of running scripts (armLimit)
-	limitMu    sync.Mutex
+	// limit is the time limit of running scripts (armLimit): made in New
+	// and never replaced, so it needs no lock; limitArmed says a firing is
+	// pending and lets one caller at a time re-arm it.
 	limit      *time.Timer
 	limitArmed atomic.Bool
 
-	lnMu      sync.Mutex
-	listeners []net.Listener
-	lnWG      sync.WaitGroup
-	closed    bool
+	listeners []net.Listener // guarded by mu
+	closed    bool           // guarded by mu
+	lnWG      sync.WaitGroup // the listeners' accept loops
 }
 
 // Option configures an Engine.
@@ -171,6 +188,12 @@ func New(opts ...Option) *Engine {
 	e.doPeer = server.NewPeer(e.doW)
 	miniredis.SetPeerAuthenticated(e.doPeer)
 
+	e.runs.mu = &e.mu
+	if o.timeLimit > 0 {
+		e.limit = time.AfterFunc(time.Hour, e.limitReached)
+		e.limit.Stop()
+	}
+
 	e.eval = newSandbox(e, false)
 	e.funcs = newFunctionRegistry(e)
 	e.srv.SetPreHook(e.hook)
@@ -179,25 +202,23 @@ func New(opts ...Option) *Engine {
 
 // Close stops all listeners and the engine.
 func (e *Engine) Close() {
-	e.lnMu.Lock()
+	e.mu.Lock()
 	if e.closed {
-		e.lnMu.Unlock()
+		e.mu.Unlock()
 		return
 	}
 	e.closed = true
 	for _, l := range e.listeners {
 		l.Close()
 	}
-	e.lnMu.Unlock()
+	e.mu.Unlock()
 	e.lnWG.Wait()
 	if r := e.running.Load(); r != nil {
 		r.kill(killClose)
 	}
-	e.limitMu.Lock()
 	if e.limit != nil {
 		e.limit.Stop()
 	}
-	e.limitMu.Unlock()
 	e.m.Close()
 }
 
@@ -239,7 +260,7 @@ func (e *Engine) doLocked(journal bool, args []string) (any, error) {
 	if e.doBuf.Len() == 0 {
 		return nil, nil
 	}
-	v, _, err := parseReply(e.doBuf.Bytes())
+	v, _, err := resp.Parse(e.doBuf.Bytes())
 	if err != nil {
 		return nil, err
 	}
@@ -269,13 +290,13 @@ func (e *Engine) EvalSHA(sha string, keys, argv []string) (any, error) {
 	}
 	e.m.Lock()
 	g := &e.evalReply
-	g.reset()
+	g.Reset()
 	e.goReply = g
 	reply := e.evalSHA(c, sha, keys, argv)
 	e.goReply = nil
-	v, err := g.value, error(nil)
+	v, err := g.Value, error(nil)
 	if len(reply) > 0 { // written as RESP: the recovered panic's reply
-		v, _, err = parseReply(reply)
+		v, _, err = resp.Parse(reply)
 	}
 	e.m.Unlock()
 	if err != nil {
@@ -293,16 +314,16 @@ func (e *Engine) evalSHA(c *server.Peer, sha string, keys, argv []string) (reply
 	defer func() {
 		if v := recover(); v != nil {
 			e.clearRunning()
-			w := respWriter{}
-			w.errorReply(fmt.Sprintf(msgInternal, v))
-			reply = w.buf
+			w := resp.Writer{}
+			w.ErrorReply(fmt.Sprintf(msgInternal, v))
+			reply = w.Buf
 		}
 	}()
 	sc := e.script(sha)
 	if sc == nil {
-		w := respWriter{}
-		w.errorReply(msgNoScript)
-		return w.buf
+		w := resp.Writer{}
+		w.ErrorReply(msgNoScript)
+		return w.Buf
 	}
 	return e.evalScript(c, sc, false, keys, argv)
 }
@@ -312,8 +333,8 @@ func (e *Engine) Now() time.Time {
 	if e.opts.realTime {
 		return time.Now().UTC()
 	}
-	e.clockMu.Lock()
-	defer e.clockMu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	return e.now
 }
 
@@ -321,9 +342,9 @@ func (e *Engine) Now() time.Time {
 // expires keys whose TTL has passed. It waits for a running script to end,
 // because Redis's clock stands still inside a script.
 func (e *Engine) SetTime(t time.Time) {
-	e.clockMu.Lock()
+	e.mu.Lock()
 	e.now = t
-	e.clockMu.Unlock()
+	e.mu.Unlock()
 	e.setMiniredisTime(t)
 }
 
@@ -346,22 +367,22 @@ func (e *Engine) setMiniredisTime(t time.Time) {
 // live through it, as on the virtual clock.
 func (e *Engine) followWallClock() {
 	t := time.Now().UTC().Truncate(time.Millisecond)
-	e.clockMu.Lock()
+	e.mu.Lock()
 	if !t.After(e.now) {
-		e.clockMu.Unlock()
+		e.mu.Unlock()
 		return
 	}
 	e.now = t
-	e.clockMu.Unlock()
+	e.mu.Unlock()
 	e.setMiniredisTime(t)
 }
 
 // Advance moves the clock forward by d.
 func (e *Engine) Advance(d time.Duration) {
-	e.clockMu.Lock()
+	e.mu.Lock()
 	e.now = e.now.Add(d)
 	t := e.now
-	e.clockMu.Unlock()
+	e.mu.Unlock()
 	e.setMiniredisTime(t)
 }
 
@@ -375,8 +396,8 @@ func (e *Engine) Listen(addr string) (net.Addr, error) {
 	if err != nil {
 		return nil, err
 	}
-	e.lnMu.Lock()
-	defer e.lnMu.Unlock()
+	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.closed {
 		l.Close()
 		return nil, fmt.Errorf("transactional: engine closed")

@@ -7,9 +7,10 @@ import (
 	"time"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
-	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
 // evalScript is one entry of the script cache (SCRIPT LOAD / EVAL).
@@ -18,34 +19,6 @@ type evalScript struct {
 	flags scriptFlags
 	fn    *lua.LFunction
 	host  *hosting // a prelude-wrapped script, run with the engine's journal
-}
-
-// compileLua parses and compiles src under chunk name; parse errors are
-// rendered in Lua 5.1's "name:line: message near 'token'" shape.
-func compileLua(src, name string) (*lua.FunctionProto, error) {
-	if msg := checkLuaSyntax(src, name); msg != "" {
-		return nil, fmt.Errorf("%s", msg)
-	}
-	chunk, err := parse.Parse(strings.NewReader(src), name)
-	if err != nil {
-		if pe, ok := err.(*parse.Error); ok {
-			return nil, fmt.Errorf("%s", luaParseError(pe, name, src))
-		}
-		return nil, err
-	}
-	proto, err := lua.Compile(chunk, name)
-	if err != nil {
-		if ce, ok := err.(*lua.CompileError); ok {
-			return nil, fmt.Errorf("%s:%d: %s", name, ce.Line, ce.Message)
-		}
-		return nil, err
-	}
-	// gopher-lua gives a main chunk Lua 5.1's compat `arg` table, built on
-	// every run, which Lua 5.1 itself builds only for functions declaring
-	// `...`; no name refers to it in a main chunk, so it is dropped
-	// unseen, and with it a table and a map per script run.
-	proto.IsVarArg &^= lua.VarArgNeedsArg
-	return proto, nil
 }
 
 // createScript is luaCreateFunction: shebang, compile, cache.
@@ -59,7 +32,7 @@ func (e *Engine) createScript(body string) (*evalScript, error) {
 		return nil, err
 	}
 	src, host := hostScript(src)
-	proto, err := compileLua(src, "user_script")
+	proto, err := lua51.Compile(src, "user_script")
 	if err != nil {
 		return nil, fmt.Errorf(msgCompile, err.Error())
 	}
@@ -125,10 +98,10 @@ func (e *Engine) cmdEval(c *server.Peer, cmd string, args []string) {
 // Called with miniredis's lock held.
 func (e *Engine) evalScript(c *server.Peer, sc *evalScript, readOnly bool, keys, argv []string) []byte {
 	if readOnly && sc.flags&(scriptNoWrites|scriptCompat) == 0 {
-		w := respWriter{buf: e.reply[:0], g: e.goReply}
-		w.errorReply(msgWriteFlagWithRO)
-		e.reply = w.buf
-		return w.buf
+		w := resp.Writer{Buf: e.reply[:0], G: e.goReply}
+		w.ErrorReply(msgWriteFlagWithRO)
+		e.reply = w.Buf
+		return w.Buf
 	}
 	r := e.runs.next(c, sc.sha)
 	r.flags = sc.flags
@@ -187,7 +160,7 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 		}
 		r.journal = nil
 	}
-	w := respWriter{buf: e.reply[:0], resp3: r.caller.Resp3, g: e.goReply}
+	w := resp.Writer{Buf: e.reply[:0], Resp3: r.caller.Resp3, G: e.goReply}
 	if err != nil {
 		var obj lua.LValue = lua.LString(err.Error())
 		if aerr, ok := err.(*lua.ApiError); ok {
@@ -196,13 +169,13 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 		if reason := r.killed(); reason != killNone {
 			obj = killedError(L, obj, reason)
 		}
-		w.errorReply(errorFromLua(obj, r.name))
+		w.ErrorReply(errorFromLua(obj, r.name))
 	} else {
 		writeLuaReply(&w, L.Get(-1), r.resp3, 0)
 	}
 	L.SetTop(0)
-	e.reply = w.buf
-	return w.buf
+	e.reply = w.Buf
+	return w.Buf
 }
 
 // armLimit arms the script time limit for the run just stored in
@@ -223,12 +196,6 @@ func (e *Engine) armLimit() {
 // limitAt arms the timer to fire after d, unless it is armed already.
 func (e *Engine) limitAt(d time.Duration) {
 	if !e.limitArmed.CompareAndSwap(false, true) {
-		return
-	}
-	e.limitMu.Lock()
-	defer e.limitMu.Unlock()
-	if e.limit == nil {
-		e.limit = time.AfterFunc(d, e.limitReached)
 		return
 	}
 	e.limit.Reset(d)
@@ -311,48 +278,48 @@ func (b *boxes) fill(t *lua.LTable, ss []string) {
 }
 
 func writeError(c *server.Peer, msg string) {
-	w := respWriter{}
-	w.errorReply(msg)
-	c.WriteRaw(string(w.buf))
+	w := resp.Writer{}
+	w.ErrorReply(msg)
+	c.WriteRaw(string(w.Buf))
 }
 
 // cmdScript serves SCRIPT LOAD/EXISTS/FLUSH/HELP (KILL is handled without
 // the lock, in the hook). Called with miniredis's lock held.
 func (e *Engine) cmdScript(c *server.Peer, args []string) {
 	sub := strings.ToUpper(args[0])
-	w := respWriter{resp3: c.Resp3}
+	w := resp.Writer{Resp3: c.Resp3}
 	switch sub {
 	case "LOAD":
 		sc, err := e.createScript(args[1])
 		if err != nil {
-			w.errorReply(err.Error())
+			w.ErrorReply(err.Error())
 			break
 		}
-		w.bulk(sc.sha)
+		w.Bulk(sc.sha)
 	case "EXISTS":
-		w.array(len(args) - 1)
+		w.Array(len(args) - 1)
 		for _, sha := range args[1:] {
 			if _, ok := e.scripts[strings.ToLower(sha)]; ok {
-				w.integer(1)
+				w.Integer(1)
 			} else {
-				w.integer(0)
+				w.Integer(0)
 			}
 		}
 	case "FLUSH":
 		e.scripts = map[string]*evalScript{}
 		// Redis also resets the Lua state: math.random's sequence restarts.
 		e.eval = newSandbox(e, false)
-		w.status("OK")
+		w.Status("OK")
 	case "HELP":
 		help := scriptHelp
-		w.array(len(help))
+		w.Array(len(help))
 		for _, l := range help {
-			w.status(l)
+			w.Status(l)
 		}
 	case "DEBUG":
-		w.errorReply("ERR SCRIPT DEBUG is not supported by scriptgen's engine")
+		w.ErrorReply("ERR SCRIPT DEBUG is not supported by scriptgen's engine")
 	}
-	c.WriteRaw(string(w.buf))
+	c.WriteRaw(string(w.Buf))
 }
 
 var scriptHelp = []string{

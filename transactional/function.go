@@ -8,6 +8,8 @@ import (
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
 // Redis 7 Functions (FUNCTION LOAD/DELETE/LIST/FLUSH/STATS, FCALL,
@@ -107,7 +109,7 @@ func validName(s string) bool {
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(c == '_' || isAlnum(c)) {
+		if !(c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
 			return false
 		}
 	}
@@ -266,7 +268,7 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 		return "", fmt.Sprintf(msgLibraryExists, name)
 	}
 	body, host := hostLibrary(body)
-	proto, err := compileLua(body, "user_function")
+	proto, err := lua51.Compile(body, "user_function")
 	if err != nil {
 		return "", fmt.Sprintf(msgCompileFunction, err.Error())
 	}
@@ -338,72 +340,72 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 // held.
 func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 	fr := e.funcs
-	w := respWriter{resp3: c.Resp3}
+	w := resp.Writer{Resp3: c.Resp3}
 	switch strings.ToUpper(args[0]) {
 	case "LOAD":
 		replace := false
 		rest := args[1:]
 		if len(rest) == 2 {
 			if !strings.EqualFold(rest[0], "REPLACE") {
-				w.errorReply("ERR Unknown option given: " + rest[0])
+				w.ErrorReply("ERR Unknown option given: " + rest[0])
 				break
 			}
 			replace = true
 			rest = rest[1:]
 		} else if len(rest) != 1 {
-			w.errorReply(fmt.Sprintf(msgWrongNumber, "function|load"))
+			w.ErrorReply(fmt.Sprintf(msgWrongNumber, "function|load"))
 			break
 		}
 		name, msg := fr.load(c, rest[0], replace)
 		if msg != "" {
-			w.errorReply(msg)
+			w.ErrorReply(msg)
 			break
 		}
-		w.bulk(name)
+		w.Bulk(name)
 	case "DELETE":
 		lib, ok := fr.libs[args[1]]
 		if !ok {
-			w.errorReply(msgLibraryNotFound)
+			w.ErrorReply(msgLibraryNotFound)
 			break
 		}
 		for fname := range lib.funcs {
 			delete(fr.funcs, fname)
 		}
 		delete(fr.libs, args[1])
-		w.status("OK")
+		w.Status("OK")
 	case "FLUSH":
 		if len(args) == 2 && !strings.EqualFold(args[1], "SYNC") && !strings.EqualFold(args[1], "ASYNC") || len(args) > 2 {
-			w.errorReply(msgFunctionFlushOpt)
+			w.ErrorReply(msgFunctionFlushOpt)
 			break
 		}
 		e.funcs = newFunctionRegistry(e)
-		w.status("OK")
+		w.Status("OK")
 	case "LIST":
 		fr.list(&w, args[1:])
 	case "STATS":
-		w.mapLen(2)
-		w.bulk("running_script")
-		w.null()
-		w.bulk("engines")
-		w.mapLen(1)
-		w.bulk("LUA")
-		w.mapLen(2)
-		w.bulk("libraries_count")
-		w.integer(int64(len(fr.libs)))
-		w.bulk("functions_count")
-		w.integer(int64(len(fr.funcs)))
+		w.MapLen(2)
+		w.Bulk("running_script")
+		w.Null()
+		w.Bulk("engines")
+		w.MapLen(1)
+		w.Bulk("LUA")
+		w.MapLen(2)
+		w.Bulk("libraries_count")
+		w.Integer(int64(len(fr.libs)))
+		w.Bulk("functions_count")
+		w.Integer(int64(len(fr.funcs)))
 	case "HELP":
-		w.array(len(functionHelp))
+		w.Array(len(functionHelp))
 		for _, l := range functionHelp {
-			w.status(l)
+			w.Status(l)
 		}
 	default:
-		w.errorReply(fmt.Sprintf("ERR FUNCTION %s is not supported by scriptgen's engine", strings.ToUpper(args[0])))
+		w.ErrorReply(fmt.Sprintf("ERR FUNCTION %s is not supported by scriptgen's engine", strings.ToUpper(args[0])))
 	}
-	c.WriteRaw(string(w.buf))
+	c.WriteRaw(string(w.Buf))
 }
 
-func (fr *functionRegistry) list(w *respWriter, args []string) {
+func (fr *functionRegistry) list(w *resp.Writer, args []string) {
 	pattern, withCode := "", false
 	for i := 0; i < len(args); i++ {
 		switch strings.ToUpper(args[i]) {
@@ -411,13 +413,13 @@ func (fr *functionRegistry) list(w *respWriter, args []string) {
 			withCode = true
 		case "LIBRARYNAME":
 			if i+1 >= len(args) {
-				w.errorReply("ERR library name argument was not given")
+				w.ErrorReply("ERR library name argument was not given")
 				return
 			}
 			pattern = args[i+1]
 			i++
 		default:
-			w.errorReply("ERR Unknown argument " + args[i])
+			w.ErrorReply("ERR Unknown argument " + args[i])
 			return
 		}
 	}
@@ -428,51 +430,51 @@ func (fr *functionRegistry) list(w *respWriter, args []string) {
 		}
 	}
 	sort.Strings(names)
-	w.array(len(names))
+	w.Array(len(names))
 	for _, name := range names {
 		lib := fr.libs[name]
 		if withCode {
-			w.mapLen(4)
+			w.MapLen(4)
 		} else {
-			w.mapLen(3)
+			w.MapLen(3)
 		}
-		w.bulk("library_name")
-		w.bulk(lib.name)
-		w.bulk("engine")
-		w.bulk("LUA")
-		w.bulk("functions")
+		w.Bulk("library_name")
+		w.Bulk(lib.name)
+		w.Bulk("engine")
+		w.Bulk("LUA")
+		w.Bulk("functions")
 		var fnames []string
 		for fname := range lib.funcs {
 			fnames = append(fnames, fname)
 		}
 		sort.Strings(fnames)
-		w.array(len(fnames))
+		w.Array(len(fnames))
 		for _, fname := range fnames {
 			f := lib.funcs[fname]
-			w.mapLen(3)
-			w.bulk("name")
-			w.bulk(f.name)
-			w.bulk("description")
+			w.MapLen(3)
+			w.Bulk("name")
+			w.Bulk(f.name)
+			w.Bulk("description")
 			if f.desc != nil {
-				w.bulk(*f.desc)
+				w.Bulk(*f.desc)
 			} else {
-				w.null()
+				w.Null()
 			}
-			w.bulk("flags")
+			w.Bulk("flags")
 			var flags []string
 			for _, fl := range scriptFlagNames {
 				if f.flags&fl.flag != 0 {
 					flags = append(flags, fl.name)
 				}
 			}
-			w.setLen(len(flags))
+			w.SetLen(len(flags))
 			for _, fl := range flags {
-				w.status(fl)
+				w.Status(fl)
 			}
 		}
 		if withCode {
-			w.bulk("library_code")
-			w.bulk(lib.code)
+			w.Bulk("library_code")
+			w.Bulk(lib.code)
 		}
 	}
 }

@@ -117,13 +117,21 @@ type hosting struct {
 }
 
 // hostScript returns the text the engine compiles for src, an EVAL body
-// after its shebang, and whether it is a hosted prelude script.
+// after its shebang, and whether it is a hosted prelude script. After a
+// shebang, src starts with the newline parseShebang keeps for the line
+// numbers, and gen's text for a transactional script with Redis flags is
+// a shebang line and then the wrapped code: the newline stays, the rest is
+// recognised.
 func hostScript(src string) (string, *hosting) {
-	body, rest, ok := prelude.Unwrap(src)
+	nl := ""
+	if strings.HasPrefix(src, "\n") {
+		nl = "\n"
+	}
+	body, rest, ok := prelude.Unwrap(src[len(nl):])
 	if !ok {
 		return src, nil
 	}
-	return prelude.Hosted(false) + rest, &hosting{refused: prelude.Refused(body)}
+	return nl + prelude.Hosted(false) + rest, &hosting{refused: prelude.Refused(body)}
 }
 
 // hostLibrary is hostScript for a library's code.

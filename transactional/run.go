@@ -40,7 +40,10 @@ type run struct {
 	wrote  atomic.Bool
 	start  time.Time
 
-	mu     sync.Mutex
+	// mu is the engine's mu (Engine.mu), which guards reason, afters,
+	// finished and ended: other goroutines kill the run (the time limit,
+	// SCRIPT KILL, Close) or wait for its end.
+	mu     *sync.Mutex
 	reason killReason
 	// done is closed by kill; gopher-lua polls it. A run that is not
 	// killed leaves it open for the next run (runs.next).
@@ -59,7 +62,10 @@ type run struct {
 // runs makes runs. The done channel of a run that was not killed is
 // handed on to the next: nothing closes it, and a kill arriving after its
 // run ended is ignored, so it cannot stop the next one.
-type runs struct{ done chan struct{} }
+type runs struct {
+	done chan struct{}
+	mu   *sync.Mutex // the engine's, for each run's kill state
+}
 
 func (rs *runs) next(caller *server.Peer, name string) *run {
 	select {
@@ -70,7 +76,7 @@ func (rs *runs) next(caller *server.Peer, name string) *run {
 	if rs.done == nil {
 		rs.done = make(chan struct{})
 	}
-	return &run{caller: caller, name: name, start: time.Now(), done: rs.done}
+	return &run{caller: caller, name: name, start: time.Now(), done: rs.done, mu: rs.mu}
 }
 
 // finishedChan returns a channel closed when the script has ended.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/scriptgen/scriptgen/internal/commands"
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
+	"github.com/scriptgen/scriptgen/transactional/internal/lualib"
 )
 
 // RedisVersion is the Redis version the sandbox reproduces, as
@@ -109,12 +111,12 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	s.pcallfn = L.NewFunction(pcallHandler)
 	s.hostedRun = L.NewFunction(s.runHosted)
 	s.store.RawSetString("pcall", L.NewFunction(s.redisPcall))
-	s.store.RawSetString("error", L.NewFunction(luaError))
+	s.store.RawSetString("error", L.NewFunction(lua51.Error))
 	s.store.RawSetString("rawset", L.NewFunction(s.rawset))
 	s.store.RawSetString("setmetatable", L.NewFunction(s.setmetatable))
 	s.store.RawSetString("tostring", L.NewFunction(luaToString))
-	tonumber := L.NewFunction(luaToNumber)
-	tonumber.Fast = fastToNumber
+	tonumber := L.NewFunction(lua51.ToNumber)
+	tonumber.Fast = lua51.FastToNumber
 	s.store.RawSetString("tonumber", tonumber)
 	s.store.RawSetString("loadstring", L.NewFunction(s.loadstring))
 	s.store.RawSetString("load", L.NewFunction(s.load))
@@ -127,16 +129,11 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	mathLib.RawSetString("mod", mathLib.RawGetString("fmod"))
 	// gopher-lua's math.huge is the largest finite double; Lua's is +inf.
 	mathLib.RawSetString("huge", lua.LNumber(math.Inf(1)))
-	libs := map[string]*lua.LTable{
-		"string":    g.RawGetString("string").(*lua.LTable),
-		"table":     g.RawGetString("table").(*lua.LTable),
-		"math":      mathLib,
-		"coroutine": g.RawGetString("coroutine").(*lua.LTable),
-		"cjson":     openCjson(L),
-		"bit":       openBit(L),
-		"struct":    openStruct(L),
-		"cmsgpack":  openCmsgpack(L),
-	}
+	libs := lualib.Open(L)
+	libs["string"] = g.RawGetString("string").(*lua.LTable)
+	libs["table"] = g.RawGetString("table").(*lua.LTable)
+	libs["math"] = mathLib
+	libs["coroutine"] = g.RawGetString("coroutine").(*lua.LTable)
 	for name, lib := range libs {
 		s.store.RawSetString(name, s.protect(lib))
 	}
@@ -338,8 +335,8 @@ func (s *sandbox) compileChunk(L *lua.LState, src, name string) int {
 		L.Push(lua.LString("bytecode not allowed"))
 		return 2
 	}
-	display := chunkDisplayName(name)
-	proto, err := compileLua(src, display)
+	display := lua51.ChunkID(name)
+	proto, err := lua51.Compile(src, display)
 	if err != nil {
 		L.Push(lua.LNil)
 		L.Push(lua.LString(err.Error()))
@@ -353,23 +350,6 @@ func (s *sandbox) compileChunk(L *lua.LState, src, name string) int {
 	fn.Env = s.scriptEnv(proto) // the globals the script itself sees
 	L.Push(fn)
 	return 1
-}
-
-// chunkDisplayName mirrors luaO_chunkid: "=name" and "@name" are shown
-// bare, a source string as [string "first line..."].
-func chunkDisplayName(name string) string {
-	if strings.HasPrefix(name, "=") || strings.HasPrefix(name, "@") {
-		return name[1:]
-	}
-	line, _, cut := strings.Cut(name, "\n")
-	const max = 60 - len(`[string "..."]`)
-	if cut || len(line) > max {
-		if len(line) > max {
-			line = line[:max]
-		}
-		return `[string "` + line + `..."]`
-	}
-	return `[string "` + line + `"]`
 }
 
 // maxStringSize caps what one Go-implemented string function may build: a
@@ -402,20 +382,16 @@ func luaGCInfo(L *lua.LState) int {
 func luaToString(L *lua.LState) int {
 	v := L.CheckAny(1)
 	if n, ok := v.(lua.LNumber); ok {
-		L.Push(lua.LString(formatLuaNumber(float64(n))))
+		L.Push(lua.LString(lua51.FormatNumber(float64(n))))
 		return 1
 	}
-	if ud, ok := v.(*lua.LUserData); ok {
-		if _, null := ud.Value.(cjsonNull); null {
-			L.Push(lua.LString("userdata: (nil)"))
-			return 1
-		}
+	if lualib.IsNull(v) {
+		L.Push(lua.LString("userdata: (nil)"))
+		return 1
 	}
 	L.Push(L.ToStringMeta(v))
 	return 1
 }
-
-func formatLuaNumber(f float64) string { return lua.FormatNumber(f, 14) }
 
 // redisPcall is Redis 7's pcall: an error table carrying an err string is
 // handed to the script as that string.
@@ -460,7 +436,7 @@ func (s *sandbox) redisPcall(L *lua.LState) int {
 func pcallHandler(L *lua.LState) int {
 	v := L.Get(1)
 	if str, ok := v.(lua.LString); ok {
-		v = lua.LString(luaMessageAt(L, string(str), luaErrorFrame(L)))
+		v = lua.LString(lua51.Message(L, string(str), luaErrorFrame(L)))
 	}
 	L.Push(v)
 	return 1
@@ -552,20 +528,9 @@ func luaSha1hex(L *lua.LState) int {
 		L.Error(L.Get(-1), 0)
 		return 0
 	}
-	s, _ := luaArgString(L.Get(1))
+	s, _ := lua51.ToString(L.Get(1))
 	L.Push(lua.LString(sha1Hex(s)))
 	return 1
-}
-
-// luaArgString is lua_tolstring: strings and numbers convert, nothing else.
-func luaArgString(v lua.LValue) (string, bool) {
-	switch v := v.(type) {
-	case lua.LString:
-		return string(v), true
-	case lua.LNumber:
-		return formatLuaNumber(float64(v)), true
-	}
-	return "", false
 }
 
 func sha1Hex(s string) string {
@@ -592,7 +557,7 @@ func (s *sandbox) log(L *lua.LState) int {
 	}
 	parts := make([]string, 0, L.GetTop()-1)
 	for i := 2; i <= L.GetTop(); i++ {
-		str, _ := luaArgString(L.Get(i))
+		str, _ := lua51.ToString(L.Get(i))
 		parts = append(parts, str)
 	}
 	if s.e.opts.log != nil {
@@ -640,7 +605,7 @@ func (s *sandbox) aclCheckCmd(L *lua.LState) int {
 		L.Error(L.Get(-1), 0)
 		return 0
 	}
-	name, _ := luaArgString(L.Get(1))
+	name, _ := lua51.ToString(L.Get(1))
 	if commands.Lookup(name) == nil {
 		L.Push(errorTable(L, "Invalid command passed to redis.acl_check_cmd()"))
 		L.Error(L.Get(-1), 0)
@@ -660,7 +625,7 @@ func (s *sandbox) errorHandler(L *lua.LState) int {
 	t, ok := v.(*lua.LTable)
 	if !ok {
 		t = L.CreateTable(0, 3)
-		str, _ := luaArgString(v)
+		str, _ := lua51.ToString(v)
 		if v == lua.LNil {
 			str = "nil"
 		} else if _, isStr := v.(lua.LString); !isStr {
@@ -668,7 +633,7 @@ func (s *sandbox) errorHandler(L *lua.LState) int {
 				str = L.ToStringMeta(v).String()
 			}
 		}
-		t.RawSetString("err", lua.LString("ERR "+luaMessageAt(L, str, dbg)))
+		t.RawSetString("err", lua.LString("ERR "+lua51.Message(L, str, dbg)))
 	}
 	if dbg != nil {
 		src, ok := s.sources[dbg.Source]

@@ -2,12 +2,13 @@ package transactional
 
 import (
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
 // luaSink turns the reply of a script's redis.call into its Lua value as
 // miniredis writes it, with no RESP in between: the conversions are
 // replyToLua's, event by event, through the same helpers. The first
-// complete reply is the one kept, as parseReply reads only the first.
+// complete reply is the one kept, as resp.Parse reads only the first.
 type luaSink struct {
 	L     *lua.LState
 	resp3 bool
@@ -125,7 +126,7 @@ func (s *luaSink) Set(n int)  { s.begin('~', n) }
 // cmd_keys.go, COMMAND): parsed and converted as the RESP path does.
 func (s *luaSink) Raw(b string) {
 	for len(b) > 0 && !s.done {
-		reply, n, err := parseReply([]byte(b))
+		reply, n, err := resp.Parse([]byte(b))
 		if err != nil {
 			s.Error("ERR " + err.Error())
 			return

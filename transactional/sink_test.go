@@ -6,6 +6,7 @@ import (
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
 // TestSinkMatchesRESP holds the sink, which turns miniredis's replies into
@@ -58,7 +59,7 @@ func TestSinkMatchesRESP(t *testing.T) {
 				out = append(out, outcome{luaString(s.value), s.isErr})
 				continue
 			}
-			reply, _, err := parseReply(e.dispatchInner(c, resp3))
+			reply, _, err := resp.Parse(e.dispatchInner(c, resp3))
 			if err != nil {
 				t.Fatalf("%q: %v", c, err)
 			}
@@ -92,9 +93,9 @@ func TestSinkNesting(t *testing.T) {
 	s.Int(1)
 	s.Array(-1)
 	s.Double(0.5)
-	s.Int(99) // a second reply: not read, as parseReply reads one
+	s.Int(99) // a second reply: not read, as resp.Parse reads one
 	raw := "*3\r\n%1\r\n$1\r\nk\r\n*0\r\n~2\r\n:1\r\n*-1\r\n,0.5\r\n"
-	want, _, err := parseReply([]byte(raw))
+	want, _, err := resp.Parse([]byte(raw))
 	if err != nil {
 		t.Fatal(err)
 	}

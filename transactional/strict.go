@@ -9,6 +9,7 @@ import (
 
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
 // Redis reads an integer, argument or stored value, with string2ll, which
@@ -394,18 +395,18 @@ func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool 
 			msg = msgWrongType
 		case msg == "":
 		case got == "":
-			w := respWriter{resp3: c.Resp3}
+			w := resp.Writer{Resp3: c.Resp3}
 			switch cmd {
 			case "LSET":
-				w.errorReply(msgNoSuchKey)
+				w.ErrorReply(msgNoSuchKey)
 			case "BITCOUNT":
-				w.integer(0)
+				w.Integer(0)
 			case "INCRBYFLOAT":
-				w.errorReply(msg) // a missing key is 0: the number decides
+				w.ErrorReply(msg) // a missing key is 0: the number decides
 			default:
-				w.null()
+				w.Null()
 			}
-			c.WriteRaw(string(w.buf))
+			c.WriteRaw(string(w.Buf))
 			return true
 		case cmd == "INCRBYFLOAT" && !isRedisFloat(e.store.value(db, args[0], "string").String()):
 			msg = msgNotFloat // the stored value is read before the increment
@@ -470,18 +471,18 @@ func (e *Engine) setrangeGuard(c *server.Peer, cmd string, args []string) bool {
 	if typ != "" && typ != "string" {
 		return false // miniredis's WRONGTYPE
 	}
-	w := respWriter{resp3: c.Resp3}
+	w := resp.Writer{Resp3: c.Resp3}
 	switch offset, _ := strconv.ParseInt(args[1], 10, 64); {
 	case args[2] == "" && typ == "":
-		w.integer(0)
+		w.Integer(0)
 	case args[2] == "":
-		w.integer(int64(len(e.store.value(db, args[0], "string").String())))
+		w.Integer(int64(len(e.store.value(db, args[0], "string").String())))
 	case offset > maxStringLen-int64(len(args[2])):
-		w.errorReply(msgStringTooBig)
+		w.ErrorReply(msgStringTooBig)
 	default:
 		return false
 	}
-	c.WriteRaw(string(w.buf))
+	c.WriteRaw(string(w.Buf))
 	return true
 }
 
@@ -515,14 +516,14 @@ func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 		return false
 	}
 	defer e.lockClient(c)()
-	w := respWriter{resp3: c.Resp3}
+	w := resp.Writer{Resp3: c.Resp3}
 	db := e.store.db(miniredis.PeerDB(c))
 	if incr == "" {
 		if typ := e.store.typeOf(db, args[0]); typ != "" && typ != "zset" {
 			return false // miniredis's WRONGTYPE
 		}
-		w.array(0)
-		c.WriteRaw(string(w.buf))
+		w.Array(0)
+		c.WriteRaw(string(w.Buf))
 		return true
 	}
 	by, err := strconv.ParseFloat(incr, 64)
@@ -536,8 +537,8 @@ func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	if !score.IsValid() || !math.IsNaN(score.Float()+by) {
 		return false
 	}
-	w.errorReply(msgScoreNaN)
-	c.WriteRaw(string(w.buf))
+	w.ErrorReply(msgScoreNaN)
+	c.WriteRaw(string(w.Buf))
 	return true
 }
 
@@ -561,13 +562,13 @@ func (e *Engine) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
 	if typ := e.store.typeOf(e.store.db(miniredis.PeerDB(c)), args[0]); typ != "" && typ != "string" {
 		return false // miniredis's WRONGTYPE
 	}
-	w := respWriter{resp3: c.Resp3}
+	w := resp.Writer{Resp3: c.Resp3}
 	if cmd == "BITCOUNT" {
-		w.integer(0)
+		w.Integer(0)
 	} else {
-		w.bulk("")
+		w.Bulk("")
 	}
-	c.WriteRaw(string(w.buf))
+	c.WriteRaw(string(w.Buf))
 	return true
 }
 
@@ -618,9 +619,9 @@ func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
 		if e.store.typeOf(e.store.db(miniredis.PeerDB(c)), args[0]) != "stream" {
 			return false // miniredis's empty array or WRONGTYPE
 		}
-		w := respWriter{resp3: c.Resp3}
-		w.nullArray()
-		c.WriteRaw(string(w.buf))
+		w := resp.Writer{Resp3: c.Resp3}
+		w.NullArray()
+		c.WriteRaw(string(w.Buf))
 		return true
 	case cmd == "XDEL":
 		// An ID without its sequence number is ms-0 to Redis; miniredis

@@ -1,15 +1,15 @@
-package transactional
+package lua51
 
 import (
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
-// luaToNumber is Lua 5.1's tonumber as Redis builds it: base 10 goes
+// ToNumber is Lua 5.1's tonumber as Redis builds it: base 10 goes
 // through C's strtod (luaO_str2d), which reads exponents ("1e15"), hex
 // ("0x1A"), "inf" and "nan", and surrounding blanks; gopher-lua's own
 // rejects the first and the last two, so scripts that parse ARGV would see
 // nil where Redis sees a number. Other bases go through strtoul.
-func luaToNumber(L *lua.LState) int {
+func ToNumber(L *lua.LState) int {
 	v := L.CheckAny(1)
 	base := L.OptInt(2, 10)
 	if base < 2 || base > 36 {
@@ -51,9 +51,9 @@ func toNumber10(L *lua.LState, v lua.LValue) lua.LValue {
 	return lua.LNil
 }
 
-// fastToNumber is tonumber with one argument, luaToNumber's short cut
+// FastToNumber is tonumber with one argument, ToNumber's short cut
 // (lua.LFunction.Fast): the same result, without a call frame.
-func fastToNumber(L *lua.LState, args []lua.LValue) (lua.LValue, bool) {
+func FastToNumber(L *lua.LState, args []lua.LValue) (lua.LValue, bool) {
 	if len(args) != 1 || args[0] == nil {
 		return nil, false
 	}

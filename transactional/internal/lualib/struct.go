@@ -1,4 +1,4 @@
-package transactional
+package lualib
 
 import (
 	"encoding/binary"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 )
 
 // struct is Roberto Ierusalimschy's struct library as bundled with Redis
@@ -141,7 +142,7 @@ func structPack(L *lua.LState) int {
 			arg++
 			var v uint64
 			if n < 0 {
-				v = uint64(toRedisInt(n))
+				v = uint64(lua51.Integer(n))
 			} else if n >= 18446744073709551616.0 {
 				v = 0x8000000000000000
 			} else {
@@ -159,7 +160,7 @@ func structPack(L *lua.LState) int {
 			arg++
 			b = structPutInt(b, math.Float64bits(d), h.big, 8, false)
 		case 'c', 's':
-			s, ok := luaArgString(L.Get(arg))
+			s, ok := lua51.ToString(L.Get(arg))
 			if !ok {
 				argError(L, arg, "pack", "string expected, got "+packTypeName(L.Get(arg)))
 			}
@@ -232,7 +233,7 @@ func structGetInt(buf []byte, big, signed bool, size int) float64 {
 
 func structUnpack(L *lua.LState) int {
 	fmtStr := L.CheckString(1)
-	data, ok := luaArgString(L.Get(2))
+	data, ok := lua51.ToString(L.Get(2))
 	if !ok {
 		argError(L, 2, "unpack", "string expected, got "+luaTypeName(L.Get(2)))
 	}

@@ -1,4 +1,4 @@
-package transactional
+package lua51
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// checkLuaSyntax runs Lua 5.1's lexer and parser (llex.c, lparser.c) over
+// checkSyntax runs Lua 5.1's lexer and parser (llex.c, lparser.c) over
 // src, only to report syntax errors with the exact text Redis's Lua gives:
 // gopher-lua's parser is a yacc grammar that knows only "syntax error", and
 // it accepts some Lua 5.2 syntax (goto, labels) that Redis rejects. It
 // returns "" when src is valid Lua 5.1.
-func checkLuaSyntax(src, chunk string) (msg string) {
+func checkSyntax(src, chunk string) (msg string) {
 	p := &luaParser{lx: luaLexer{src: src, line: 1, chunk: chunk}}
 	defer func() {
 		if v := recover(); v != nil {

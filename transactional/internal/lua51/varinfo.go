@@ -1,4 +1,4 @@
-package transactional
+package lua51
 
 import (
 	"fmt"

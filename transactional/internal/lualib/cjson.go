@@ -1,4 +1,4 @@
-package transactional
+package lualib
 
 import (
 	"fmt"
@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 )
 
 // cjson follows Redis 7's deps/lua/src/lua_cjson.c (Lua CJSON 2.1.0 with
@@ -308,7 +309,7 @@ func cjsonDecode(L *lua.LState, cfg *cjsonConfig, null *lua.LUserData) int {
 	if L.GetTop() != 1 {
 		argError(L, 1, "decode", "expected 1 argument")
 	}
-	s, ok := luaArgString(L.Get(1))
+	s, ok := lua51.ToString(L.Get(1))
 	if !ok {
 		argError(L, 1, "decode", "string expected, got "+luaTypeName(L.Get(1)))
 	}

@@ -1,4 +1,4 @@
-package transactional
+package resp
 
 import (
 	"bytes"
@@ -11,42 +11,14 @@ import (
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
 
-// Status is a RESP simple string reply, such as "OK" or "PONG".
-type Status string
-
-// Error is a RESP error reply. Msg is the full text as Redis sends it,
-// including its code, e.g. "WRONGTYPE Operation against a key holding the
-// wrong kind of value".
-type Error struct{ Msg string }
-
-func (e *Error) Error() string { return e.Msg }
-
-// The RESP3 reply types. RESP3 doubles are float64 and RESP3 booleans are
-// bool; verbatim strings are Verbatim; a RESP3 null is nil, like a RESP2 null.
-type (
-	// Map is a RESP3 map, in the order the server sent it (keys need not be
-	// strings, so a Go map would lose information).
-	Map []MapEntry
-	// MapEntry is one key/value pair of a Map.
-	MapEntry struct{ Key, Value any }
-	// Set is a RESP3 set, in the order the server sent it.
-	Set []any
-	// BigNumber is a RESP3 big number in its decimal text form.
-	BigNumber string
-	// Verbatim is a RESP3 verbatim string: a three-letter format and text.
-	Verbatim struct{ Format, Text string }
-	// Push is a RESP3 out-of-band push message.
-	Push []any
-)
-
 var errShortReply = errors.New("transactional: truncated RESP reply")
 
 var crlf = []byte("\r\n")
 
-// parseReply decodes one RESP2/RESP3 value from b. miniredis's own
+// Parse decodes one RESP2/RESP3 value from b. miniredis's own
 // server.ParseReply knows only RESP2 and stops at the first nested error,
 // and redis.call must see both protocols exactly.
-func parseReply(b []byte) (any, int, error) {
+func Parse(b []byte) (any, int, error) {
 	if len(b) == 0 {
 		return nil, 0, errShortReply
 	}
@@ -109,7 +81,7 @@ func parseReply(b []byte) (any, int, error) {
 		}
 		elems := make([]any, count)
 		for i := range elems {
-			v, used, err := parseReply(b[next:])
+			v, used, err := Parse(b[next:])
 			if err != nil {
 				return nil, 0, err
 			}
@@ -147,11 +119,11 @@ func aggregateValue(kind byte, elems []any) any {
 	return elems
 }
 
-// goReply takes a reply token by token, as a respWriter would write it,
-// and builds the value parseReply would read back from that RESP.
-type goReply struct {
+// GoReply takes a reply token by token, as a Writer would write it,
+// and builds the value Parse would read back from that RESP.
+type GoReply struct {
 	stack []goAggregate // the aggregates being filled, innermost last
-	value any
+	Value any
 }
 
 type goAggregate struct {
@@ -159,13 +131,13 @@ type goAggregate struct {
 	elems []any
 }
 
-func (g *goReply) reset() {
+func (g *GoReply) Reset() {
 	g.stack = g.stack[:0]
-	g.value = nil
+	g.Value = nil
 }
 
 // put adds a complete value, closing the aggregates it completes.
-func (g *goReply) put(v any) {
+func (g *GoReply) put(v any) {
 	for len(g.stack) > 0 {
 		top := &g.stack[len(g.stack)-1]
 		top.elems = append(top.elems, v)
@@ -175,12 +147,12 @@ func (g *goReply) put(v any) {
 		v = aggregateValue(top.kind, top.elems)
 		g.stack = g.stack[:len(g.stack)-1]
 	}
-	g.value = v
+	g.Value = v
 }
 
 // open starts an aggregate of n elements (a map: n pairs); a negative n
 // is a null.
-func (g *goReply) open(kind byte, n int) {
+func (g *GoReply) open(kind byte, n int) {
 	if n < 0 {
 		g.put(nil)
 		return
@@ -216,164 +188,164 @@ func parseDouble(s string) float64 {
 	return f
 }
 
-// respWriter builds a reply for a client connection in the protocol that
+// Writer builds a reply for a client connection in the protocol that
 // connection speaks; RESP3 types degrade to their RESP2 forms as Redis's
 // addReply* functions do.
-type respWriter struct {
-	buf   []byte
-	resp3 bool
-	// g, when set, receives the reply as the Go values parseReply would
+type Writer struct {
+	Buf   []byte
+	Resp3 bool
+	// g, when set, receives the reply as the Go values Parse would
 	// make of the RESP, token by token, and buf stays empty
 	// (Engine.EvalSHA: the script's reply without RESP in between).
-	g *goReply
+	G *GoReply
 }
 
-func (w *respWriter) bulk(s string) {
-	if w.g != nil {
-		w.g.put(s)
+func (w *Writer) Bulk(s string) {
+	if w.G != nil {
+		w.G.put(s)
 		return
 	}
-	w.buf = append(w.buf, '$')
-	w.buf = strconv.AppendInt(w.buf, int64(len(s)), 10)
-	w.buf = append(w.buf, "\r\n"...)
-	w.buf = append(w.buf, s...)
-	w.buf = append(w.buf, "\r\n"...)
+	w.Buf = append(w.Buf, '$')
+	w.Buf = strconv.AppendInt(w.Buf, int64(len(s)), 10)
+	w.Buf = append(w.Buf, "\r\n"...)
+	w.Buf = append(w.Buf, s...)
+	w.Buf = append(w.Buf, "\r\n"...)
 }
 
-func (w *respWriter) integer(n int64) {
-	if w.g != nil {
-		w.g.put(n)
+func (w *Writer) Integer(n int64) {
+	if w.G != nil {
+		w.G.put(n)
 		return
 	}
-	w.buf = append(w.buf, ':')
-	w.buf = strconv.AppendInt(w.buf, n, 10)
-	w.buf = append(w.buf, "\r\n"...)
+	w.Buf = append(w.Buf, ':')
+	w.Buf = strconv.AppendInt(w.Buf, n, 10)
+	w.Buf = append(w.Buf, "\r\n"...)
 }
 
-func (w *respWriter) status(s string) {
-	if w.g != nil {
-		w.g.put(Status(sanitizeLine(s)))
+func (w *Writer) Status(s string) {
+	if w.G != nil {
+		w.G.put(Status(sanitizeLine(s)))
 		return
 	}
-	w.buf = append(w.buf, '+')
-	w.buf = append(w.buf, sanitizeLine(s)...)
-	w.buf = append(w.buf, "\r\n"...)
+	w.Buf = append(w.Buf, '+')
+	w.Buf = append(w.Buf, sanitizeLine(s)...)
+	w.Buf = append(w.Buf, "\r\n"...)
 }
 
 // errorReply writes msg as an error; like Redis's addReplyErrorLength, line
 // breaks become spaces so the reply stays one protocol line.
-func (w *respWriter) errorReply(msg string) {
-	if w.g != nil {
-		w.g.put(&Error{Msg: sanitizeLine(msg)})
+func (w *Writer) ErrorReply(msg string) {
+	if w.G != nil {
+		w.G.put(&Error{Msg: sanitizeLine(msg)})
 		return
 	}
-	w.buf = append(w.buf, '-')
-	w.buf = append(w.buf, sanitizeLine(msg)...)
-	w.buf = append(w.buf, "\r\n"...)
+	w.Buf = append(w.Buf, '-')
+	w.Buf = append(w.Buf, sanitizeLine(msg)...)
+	w.Buf = append(w.Buf, "\r\n"...)
 }
 
-func (w *respWriter) null() {
-	if w.g != nil {
-		w.g.put(nil)
+func (w *Writer) Null() {
+	if w.G != nil {
+		w.G.put(nil)
 		return
 	}
-	if w.resp3 {
-		w.buf = append(w.buf, "_\r\n"...)
+	if w.Resp3 {
+		w.Buf = append(w.Buf, "_\r\n"...)
 		return
 	}
-	w.buf = append(w.buf, "$-1\r\n"...)
+	w.Buf = append(w.Buf, "$-1\r\n"...)
 }
 
-func (w *respWriter) nullArray() {
-	if w.g != nil {
-		w.g.put(nil)
+func (w *Writer) NullArray() {
+	if w.G != nil {
+		w.G.put(nil)
 		return
 	}
-	if w.resp3 {
-		w.buf = append(w.buf, "_\r\n"...)
+	if w.Resp3 {
+		w.Buf = append(w.Buf, "_\r\n"...)
 		return
 	}
-	w.buf = append(w.buf, "*-1\r\n"...)
+	w.Buf = append(w.Buf, "*-1\r\n"...)
 }
 
-func (w *respWriter) aggregate(kind byte, n int) {
-	if w.g != nil {
-		w.g.open(kind, n)
+func (w *Writer) Aggregate(kind byte, n int) {
+	if w.G != nil {
+		w.G.open(kind, n)
 		return
 	}
-	w.buf = append(w.buf, kind)
-	w.buf = strconv.AppendInt(w.buf, int64(n), 10)
-	w.buf = append(w.buf, "\r\n"...)
+	w.Buf = append(w.Buf, kind)
+	w.Buf = strconv.AppendInt(w.Buf, int64(n), 10)
+	w.Buf = append(w.Buf, "\r\n"...)
 }
 
-func (w *respWriter) array(n int) { w.aggregate('*', n) }
+func (w *Writer) Array(n int) { w.Aggregate('*', n) }
 
-func (w *respWriter) mapLen(n int) {
-	if w.resp3 {
-		w.aggregate('%', n)
+func (w *Writer) MapLen(n int) {
+	if w.Resp3 {
+		w.Aggregate('%', n)
 		return
 	}
-	w.aggregate('*', 2*n)
+	w.Aggregate('*', 2*n)
 }
 
-func (w *respWriter) setLen(n int) {
-	if w.resp3 {
-		w.aggregate('~', n)
+func (w *Writer) SetLen(n int) {
+	if w.Resp3 {
+		w.Aggregate('~', n)
 		return
 	}
-	w.aggregate('*', n)
+	w.Aggregate('*', n)
 }
 
-func (w *respWriter) boolean(b bool) {
-	if w.resp3 && w.g != nil {
-		w.g.put(b)
+func (w *Writer) Boolean(b bool) {
+	if w.Resp3 && w.G != nil {
+		w.G.put(b)
 		return
 	}
-	if w.resp3 {
+	if w.Resp3 {
 		if b {
-			w.buf = append(w.buf, "#t\r\n"...)
+			w.Buf = append(w.Buf, "#t\r\n"...)
 		} else {
-			w.buf = append(w.buf, "#f\r\n"...)
+			w.Buf = append(w.Buf, "#f\r\n"...)
 		}
 		return
 	}
 	if b {
-		w.integer(1)
+		w.Integer(1)
 	} else {
-		w.integer(0)
+		w.Integer(0)
 	}
 }
 
-func (w *respWriter) double(f float64) {
+func (w *Writer) Double(f float64) {
 	s := formatDouble(f)
-	if w.resp3 && w.g != nil {
-		w.g.put(parseDouble(s))
+	if w.Resp3 && w.G != nil {
+		w.G.put(parseDouble(s))
 		return
 	}
-	if w.resp3 {
-		w.buf = append(w.buf, ',')
-		w.buf = append(w.buf, s...)
-		w.buf = append(w.buf, "\r\n"...)
+	if w.Resp3 {
+		w.Buf = append(w.Buf, ',')
+		w.Buf = append(w.Buf, s...)
+		w.Buf = append(w.Buf, "\r\n"...)
 		return
 	}
-	w.bulk(s)
+	w.Bulk(s)
 }
 
-func (w *respWriter) bigNumber(s string) {
-	if w.resp3 && w.g != nil {
-		w.g.put(BigNumber(s))
+func (w *Writer) BigNumber(s string) {
+	if w.Resp3 && w.G != nil {
+		w.G.put(BigNumber(s))
 		return
 	}
-	if w.resp3 {
-		w.buf = append(w.buf, '(')
-		w.buf = append(w.buf, s...)
-		w.buf = append(w.buf, "\r\n"...)
+	if w.Resp3 {
+		w.Buf = append(w.Buf, '(')
+		w.Buf = append(w.Buf, s...)
+		w.Buf = append(w.Buf, "\r\n"...)
 		return
 	}
-	w.bulk(s)
+	w.Bulk(s)
 }
 
-func (w *respWriter) verbatim(format, s string) {
+func (w *Writer) Verbatim(format, s string) {
 	// addReplyVerbatim's format is three bytes: the first three, up to a
 	// NUL, padded with spaces.
 	if z := strings.IndexByte(format, 0); z >= 0 {
@@ -381,19 +353,19 @@ func (w *respWriter) verbatim(format, s string) {
 	}
 	f := [3]byte{' ', ' ', ' '}
 	copy(f[:], format)
-	if w.resp3 && w.g != nil {
-		w.g.put(Verbatim{Format: string(f[:]), Text: s})
+	if w.Resp3 && w.G != nil {
+		w.G.put(Verbatim{Format: string(f[:]), Text: s})
 		return
 	}
-	if w.resp3 {
-		w.aggregate('=', len(s)+4)
-		w.buf = append(w.buf, f[:]...)
-		w.buf = append(w.buf, ':')
-		w.buf = append(w.buf, s...)
-		w.buf = append(w.buf, "\r\n"...)
+	if w.Resp3 {
+		w.Aggregate('=', len(s)+4)
+		w.Buf = append(w.Buf, f[:]...)
+		w.Buf = append(w.Buf, ':')
+		w.Buf = append(w.Buf, s...)
+		w.Buf = append(w.Buf, "\r\n"...)
 		return
 	}
-	w.bulk(s)
+	w.Bulk(s)
 }
 
 // formatDouble prints a double as Redis's addReplyDouble does ("%.17g",

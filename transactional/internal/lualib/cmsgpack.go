@@ -1,10 +1,11 @@
-package transactional
+package lualib
 
 import (
 	"encoding/binary"
 	"math"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 )
 
 // cmsgpack is lua-cmsgpack 0.4.0 as bundled with Redis
@@ -58,8 +59,8 @@ func mpEncode(b []byte, v lua.LValue, level int) []byte {
 		return append(b, 0xc2)
 	case lua.LNumber:
 		f := float64(v)
-		if !math.IsInf(f, 0) && !math.IsNaN(f) && float64(toRedisInt(f)) == f {
-			return mpEncodeInt(b, toRedisInt(f))
+		if !math.IsInf(f, 0) && !math.IsNaN(f) && float64(lua51.Integer(f)) == f {
+			return mpEncodeInt(b, lua51.Integer(f))
 		}
 		if float64(float32(f)) == f || math.IsNaN(f) {
 			b = append(b, 0xca)
@@ -186,7 +187,7 @@ func (c *mpCursor) need(n int) bool {
 }
 
 func cmsgpackUnpack(L *lua.LState, limit, offset int, all bool) int {
-	s, ok := luaArgString(L.Get(1))
+	s, ok := lua51.ToString(L.Get(1))
 	if !ok {
 		argError(L, 1, "unpack", "string expected, got "+luaTypeName(L.Get(1)))
 	}

@@ -1,4 +1,4 @@
-package transactional
+package lua51
 
 import (
 	"fmt"
@@ -9,14 +9,14 @@ import (
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
 )
 
-// luaError is Lua 5.1's error(): strings and numbers get the position of
+// Error is Lua 5.1's error(): strings and numbers get the position of
 // the function at the given level (gopher-lua counts one level short).
-func luaError(L *lua.LState) int {
+func Error(L *lua.LState) int {
 	obj := L.Get(1)
 	level := L.OptInt(2, 1)
 	switch obj.(type) {
 	case lua.LString, lua.LNumber:
-		msg, _ := luaArgString(obj)
+		msg, _ := ToString(obj)
 		if level > 0 {
 			msg = luaWhere(L, level) + msg
 		}
@@ -51,11 +51,11 @@ var (
 // luaMessage rewrites gopher-lua's runtime error texts into Lua 5.1's, as
 // far as they can be derived (Lua 5.1 also names the variable involved when
 // it knows it, e.g. "global 'x'", which gopher-lua does not track).
-func luaMessage(msg string) string { return luaMessageAt(nil, msg, nil) }
+func luaMessage(msg string) string { return Message(nil, msg, nil) }
 
-// luaMessageAt is luaMessage with the variable named as Lua 5.1 would, from
+// Message is luaMessage with the variable named as Lua 5.1 would, from
 // the failing frame dbg (nil: not known).
-func luaMessageAt(L *lua.LState, msg string, dbg *lua.Debug) string {
+func Message(L *lua.LState, msg string, dbg *lua.Debug) string {
 	if m := reArith.FindStringSubmatch(msg); m != nil {
 		// Lua blames the first operand unless it is a number or a string
 		// that converts to one; the VM names such a string a number.
@@ -103,7 +103,7 @@ func luaMessageAt(L *lua.LState, msg string, dbg *lua.Debug) string {
 	return msg
 }
 
-func luaParseError(pe *parse.Error, name, src string) string {
+func parseError(pe *parse.Error, name, src string) string {
 	msg := pe.Message
 	if strings.HasPrefix(msg, "syntax error") {
 		msg = "unexpected symbol"

@@ -1,4 +1,4 @@
-package transactional
+package lualib
 
 import (
 	"math"
