@@ -2,404 +2,28 @@ package transactional
 
 import (
 	"bytes"
-	"fmt"
-	"reflect"
-	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
-
-	"github.com/scriptgen/scriptgen/transactional/rdb"
 )
 
-// DUMP and RESTORE in Redis's payload format (package rdb), for every type
-// miniredis holds but its HyperLogLogs, whose registers miniredis keeps in
-// a sketch of its own that has no Redis encoding. miniredis's own DUMP
-// answers with a string's raw bytes and its RESTORE stores the payload as a
-// string, so the engine serves both, for clients and for scripts alike.
-// COPY too: miniredis's loses a stream's last ID.
+// emptyingStores are the commands after which miniredis may leave an
+// empty set or sorted set at the destination, where Redis deletes the key
+// (no Redis key ever holds an empty aggregate). miniredis may even store
+// it as a nil map, which the next SADD to it panics on.
+var emptyingStores = map[string]bool{"sunionstore": true, "sinterstore": true, "sdiffstore": true,
+	"zunionstore": true, "zinterstore": true, "zdiffstore": true, "zrangestore": true}
 
-// isKeyCommand reports whether cmd is one of the data commands the engine
-// serves instead of miniredis.
-func isKeyCommand(cmd string) bool { return cmd == "DUMP" || cmd == "RESTORE" || cmd == "COPY" }
-
-// Redis 7.0's texts for RESTORE (cluster.c), verbatim.
-const (
-	msgBusyKey      = "BUSYKEY Target key name already exists."
-	msgSyntax       = "ERR syntax error"
-	msgBadTTL       = "ERR Invalid TTL value, must be >= 0"
-	msgBadIdleTime  = "ERR Invalid IDLETIME value, must be >= 0"
-	msgBadFreq      = "ERR Invalid FREQ value, must be >= 0 and <= 255"
-	msgDumpHLL      = "ERR scriptgen engine: DUMP of a HyperLogLog is not supported (miniredis keeps no Redis encoding of it)"
-	msgWrongTypeHLL = "ERR scriptgen engine: RESTORE of this payload is not supported"
-	msgDBRange      = "ERR DB index is out of range"
-	msgSameObject   = "ERR source and destination objects are the same"
-)
-
-// keyCommand serves DUMP and RESTORE on c's selected database. The caller
-// holds miniredis's lock.
-func (e *Engine) keyCommand(c *server.Peer, cmd string, args []string) {
-	db := e.store.db(miniredis.PeerDB(c))
-	w := respWriter{resp3: c.Resp3}
-	switch cmd {
-	case "DUMP":
-		e.cmdDump(&w, db, args)
-	case "RESTORE":
-		e.cmdRestore(&w, db, args)
-	case "COPY":
-		e.cmdCopy(&w, db, args)
+// dropEmpty deletes key from the script's database if it holds an empty
+// set or sorted set.
+func (e *Engine) dropEmpty(key string) {
+	db := e.m.DBLocked(miniredis.PeerDB(e.inner))
+	typ := db.LiveType(key)
+	if (typ == "set" || typ == "zset") && db.MemberCount(key) == 0 {
+		db.Drop(key)
 	}
-	c.WriteRaw(string(w.buf))
-}
-
-func (e *Engine) cmdDump(w *respWriter, db reflect.Value, args []string) {
-	typ := e.store.typeOf(db, args[0])
-	if typ == "" {
-		w.null()
-		return
-	}
-	v, err := toRDB(typ, e.store.value(db, args[0], typ))
-	if err != nil {
-		w.errorReply(err.Error())
-		return
-	}
-	w.bulk(string(rdb.Dump(v)))
-}
-
-// cmdRestore is restoreCommand of Redis 7.0, checks in its order.
-func (e *Engine) cmdRestore(w *respWriter, db reflect.Value, args []string) {
-	key := args[0]
-	replace, absTTL := false, false
-	idle, freq := int64(-1), int64(-1)
-	for j := 3; j < len(args); j++ {
-		more := len(args) - j - 1
-		switch opt := strings.ToLower(args[j]); {
-		case opt == "replace":
-			replace = true
-		case opt == "absttl":
-			absTTL = true
-		case opt == "idletime" && more >= 1 && freq == -1:
-			n, err := strconv.ParseInt(args[j+1], 10, 64)
-			if err != nil {
-				w.errorReply(msgInvalidInt)
-				return
-			}
-			if n < 0 {
-				w.errorReply(msgBadIdleTime)
-				return
-			}
-			idle = n
-			j++
-		case opt == "freq" && more >= 1 && idle == -1:
-			n, err := strconv.ParseInt(args[j+1], 10, 64)
-			if err != nil {
-				w.errorReply(msgInvalidInt)
-				return
-			}
-			if n < 0 || n > 255 {
-				w.errorReply(msgBadFreq)
-				return
-			}
-			freq = n
-			j++
-		default:
-			w.errorReply(msgSyntax)
-			return
-		}
-	}
-	if !replace && e.store.typeOf(db, key) != "" {
-		w.errorReply(msgBusyKey)
-		return
-	}
-	ttl, err := strconv.ParseInt(args[1], 10, 64)
-	if err != nil {
-		w.errorReply(msgInvalidInt)
-		return
-	}
-	if ttl < 0 {
-		w.errorReply(msgBadTTL)
-		return
-	}
-	payload := []byte(args[2])
-	if err := rdb.Verify(payload); err != nil {
-		w.errorReply("ERR " + err.Error())
-		return
-	}
-	v, err := rdb.Restore(payload)
-	if err != nil {
-		w.errorReply("ERR " + err.Error())
-		return
-	}
-	typ, val, err := fromRDB(db, v)
-	if err != nil {
-		w.errorReply(err.Error())
-		return
-	}
-	now := e.store.now()
-	var at time.Time
-	if ttl != 0 {
-		if absTTL {
-			at = time.UnixMilli(ttl)
-		} else {
-			at = now.Add(time.Duration(ttl) * time.Millisecond)
-		}
-		// Redis's checkAlreadyExpired: an expiry not after now deletes.
-		if !at.After(now) {
-			if replace && e.store.typeOf(db, key) != "" {
-				e.store.del(db, key)
-			}
-			w.status("OK")
-			return
-		}
-	}
-	e.store.put(db, key, typ, val, at, ttl != 0)
-	w.status("OK")
-}
-
-// cmdCopy is copyCommand of Redis 7.0: the copy is the journal's deep
-// copy, expiry included.
-func (e *Engine) cmdCopy(w *respWriter, src reflect.Value, args []string) {
-	dst := src
-	replace := false
-	for j := 2; j < len(args); j++ {
-		switch opt := strings.ToLower(args[j]); {
-		case opt == "replace":
-			replace = true
-		case opt == "db" && j+1 < len(args):
-			n, err := strconv.ParseInt(args[j+1], 10, 32)
-			if err != nil {
-				w.errorReply(msgInvalidInt)
-				return
-			}
-			if n < 0 || n >= miniredis.Databases {
-				w.errorReply(msgDBRange)
-				return
-			}
-			dst = e.store.db(int(n))
-			j++
-		default:
-			w.errorReply(msgSyntax)
-			return
-		}
-	}
-	if dst.Addr().Pointer() == src.Addr().Pointer() && args[0] == args[1] {
-		w.errorReply(msgSameObject)
-		return
-	}
-	sn := e.store.snap(src, args[0])
-	if sn.typ == "" {
-		w.integer(0)
-		return
-	}
-	if e.store.typeOf(dst, args[1]) != "" && !replace {
-		w.integer(0)
-		return
-	}
-	e.store.restore(dst, args[1], sn)
-	w.integer(1)
-}
-
-// toRDB converts a miniredis value of type typ.
-func toRDB(typ string, v reflect.Value) (rdb.Value, error) {
-	switch typ {
-	case "string":
-		return rdb.String(v.String()), nil
-	case "list":
-		l := make(rdb.List, v.Len())
-		for i := range l {
-			l[i] = v.Index(i).String()
-		}
-		return l, nil
-	case "set":
-		s := make(rdb.Set, 0, v.Len())
-		for _, k := range v.MapKeys() {
-			s = append(s, k.String())
-		}
-		sort.Strings(s)
-		return s, nil
-	case "hash":
-		h := make(rdb.Hash, 0, v.Len())
-		it := v.MapRange()
-		for it.Next() {
-			h = append(h, rdb.Field{Name: it.Key().String(), Value: it.Value().String()})
-		}
-		sort.Slice(h, func(i, j int) bool { return h[i].Name < h[j].Name })
-		return h, nil
-	case "zset":
-		z := make(rdb.ZSet, 0, v.Len())
-		it := v.MapRange()
-		for it.Next() {
-			z = append(z, rdb.Member{Name: it.Key().String(), Score: it.Value().Float()})
-		}
-		return z, nil
-	case "stream":
-		return streamToRDB(v.Elem())
-	}
-	return nil, fmt.Errorf("%s", msgDumpHLL)
-}
-
-func parseID(s string) (rdb.StreamID, error) {
-	ms, seq, _ := strings.Cut(s, "-")
-	a, err := strconv.ParseUint(ms, 10, 64)
-	if err != nil {
-		return rdb.StreamID{}, fmt.Errorf("ERR scriptgen engine: stream ID %q", s)
-	}
-	b, err := strconv.ParseUint(seq, 10, 64)
-	if err != nil && seq != "" {
-		return rdb.StreamID{}, fmt.Errorf("ERR scriptgen engine: stream ID %q", s)
-	}
-	return rdb.StreamID{Ms: a, Seq: b}, nil
-}
-
-func idLess(a, b rdb.StreamID) bool { return a.Ms < b.Ms || a.Ms == b.Ms && a.Seq < b.Seq }
-
-// streamToRDB converts a miniredis streamKey. miniredis does not count the
-// entries ever added nor remember the last deleted ID, so a dumped stream
-// says len(entries) and 0-0 for them.
-func streamToRDB(sk reflect.Value) (rdb.Value, error) {
-	s := &rdb.Stream{}
-	for _, en := range unexported(sk, "entries").Interface().([]miniredis.StreamEntry) {
-		id, err := parseID(en.ID)
-		if err != nil {
-			return nil, err
-		}
-		s.Entries = append(s.Entries, rdb.StreamEntry{ID: id, Fields: append([]string(nil), en.Values...)})
-	}
-	if n := len(s.Entries); n > 0 {
-		s.LastID = s.Entries[n-1].ID
-	}
-	if last := unexported(sk, "lastAllocatedID").String(); last != "" {
-		id, err := parseID(last)
-		if err != nil {
-			return nil, err
-		}
-		if idLess(s.LastID, id) {
-			s.LastID = id
-		}
-	}
-	s.EntriesAdded = uint64(len(s.Entries))
-	groups := unexported(sk, "groups")
-	names := make([]string, 0, groups.Len())
-	for _, k := range groups.MapKeys() {
-		names = append(names, k.String())
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		g := groups.MapIndex(reflect.ValueOf(name)).Elem()
-		last, err := parseID(unexported(g, "lastID").String())
-		if err != nil {
-			return nil, err
-		}
-		grp := rdb.Group{Name: name, LastID: last, EntriesRead: -1}
-		seen := map[string]bool{}
-		pending := unexported(g, "pending")
-		for i := 0; i < pending.Len(); i++ {
-			p := pending.Index(i)
-			id, err := parseID(unexported(p, "id").String())
-			if err != nil {
-				return nil, err
-			}
-			consumer := unexported(p, "consumer").String()
-			grp.Pending = append(grp.Pending, rdb.Pending{
-				ID: id, Consumer: consumer,
-				DeliveryTime:  unexported(p, "lastDelivery").Interface().(time.Time).UnixMilli(),
-				DeliveryCount: uint64(unexported(p, "deliveryCount").Int()),
-			})
-			seen[consumer] = true
-		}
-		sort.Slice(grp.Pending, func(i, j int) bool { return idLess(grp.Pending[i].ID, grp.Pending[j].ID) })
-		consumers := unexported(g, "consumers")
-		for _, k := range consumers.MapKeys() {
-			c := consumers.MapIndex(k).Elem()
-			grp.Consumers = append(grp.Consumers, rdb.Consumer{Name: k.String(), SeenTime: unexported(c, "lastSeen").Interface().(time.Time).UnixMilli()})
-			delete(seen, k.String())
-		}
-		for name := range seen {
-			grp.Consumers = append(grp.Consumers, rdb.Consumer{Name: name})
-		}
-		sort.Slice(grp.Consumers, func(i, j int) bool { return grp.Consumers[i].Name < grp.Consumers[j].Name })
-		s.Groups = append(s.Groups, grp)
-	}
-	return s, nil
-}
-
-// fromRDB builds the miniredis value for v, with the types db's maps hold.
-func fromRDB(db reflect.Value, v rdb.Value) (string, reflect.Value, error) {
-	typ := v.Type()
-	elem := unexported(db, typeFields[typ]).Type().Elem()
-	switch v := v.(type) {
-	case rdb.String:
-		return typ, reflect.ValueOf(string(v)), nil
-	case rdb.List:
-		return typ, reflect.ValueOf([]string(v)).Convert(elem), nil
-	case rdb.Set:
-		m := reflect.MakeMapWithSize(elem, len(v))
-		for _, s := range v {
-			m.SetMapIndex(reflect.ValueOf(s), reflect.ValueOf(struct{}{}))
-		}
-		return typ, m, nil
-	case rdb.Hash:
-		m := make(map[string]string, len(v))
-		for _, f := range v {
-			m[f.Name] = f.Value
-		}
-		return typ, reflect.ValueOf(m).Convert(elem), nil
-	case rdb.ZSet:
-		m := make(map[string]float64, len(v))
-		for _, z := range v {
-			m[z.Name] = z.Score
-		}
-		return typ, reflect.ValueOf(m).Convert(elem), nil
-	case *rdb.Stream:
-		return typ, streamFromRDB(elem, v), nil
-	}
-	return "", reflect.Value{}, fmt.Errorf("%s", msgWrongTypeHLL)
-}
-
-// streamFromRDB builds a *streamKey (elem is its pointer type).
-func streamFromRDB(elem reflect.Type, s *rdb.Stream) reflect.Value {
-	p := reflect.New(elem.Elem())
-	sk := p.Elem()
-	entries := make([]miniredis.StreamEntry, len(s.Entries))
-	for i, en := range s.Entries {
-		entries[i] = miniredis.StreamEntry{ID: en.ID.String(), Values: append([]string(nil), en.Fields...)}
-	}
-	unexported(sk, "entries").Set(reflect.ValueOf(entries))
-	unexported(sk, "lastAllocatedID").SetString(s.LastID.String())
-	groups := unexported(sk, "groups")
-	groups.Set(reflect.MakeMap(groups.Type()))
-	for _, g := range s.Groups {
-		gp := reflect.New(groups.Type().Elem().Elem())
-		gv := gp.Elem()
-		unexported(gv, "stream").Set(p)
-		unexported(gv, "lastID").SetString(g.LastID.String())
-		pending := unexported(gv, "pending")
-		pending.Set(reflect.MakeSlice(pending.Type(), len(g.Pending), len(g.Pending)))
-		counts := map[string]int{}
-		for i, pe := range g.Pending {
-			pv := pending.Index(i)
-			unexported(pv, "id").SetString(pe.ID.String())
-			unexported(pv, "consumer").SetString(pe.Consumer)
-			unexported(pv, "deliveryCount").SetInt(int64(pe.DeliveryCount))
-			unexported(pv, "lastDelivery").Set(reflect.ValueOf(time.UnixMilli(pe.DeliveryTime).UTC()))
-			counts[pe.Consumer]++
-		}
-		consumers := unexported(gv, "consumers")
-		consumers.Set(reflect.MakeMap(consumers.Type()))
-		for _, c := range g.Consumers {
-			cp := reflect.New(consumers.Type().Elem().Elem())
-			seen := reflect.ValueOf(time.UnixMilli(c.SeenTime).UTC())
-			unexported(cp.Elem(), "numPendingEntries").SetInt(int64(counts[c.Name]))
-			unexported(cp.Elem(), "lastSeen").Set(seen)
-			unexported(cp.Elem(), "lastSuccess").Set(seen)
-			consumers.SetMapIndex(reflect.ValueOf(c.Name), cp)
-		}
-		groups.SetMapIndex(reflect.ValueOf(g.Name), gp)
-	}
-	return p
 }
 
 // moveInPlace serves LMOVE, RPOPLPUSH and their blocking forms from a list
@@ -437,17 +61,17 @@ func (e *Engine) moveInPlace(c *server.Peer, cmd string, args []string) bool {
 		return false
 	}
 	defer e.lockClient(c)()
-	db := e.store.db(miniredis.PeerDB(c))
-	if e.store.typeOf(db, args[0]) != "list" {
+	db := e.m.DBLocked(miniredis.PeerDB(c))
+	if db.LiveType(args[0]) != "list" {
 		return false
 	}
-	l := e.store.value(db, args[0], "list")
-	if l.Len() != 1 {
+	l := db.ListValue(args[0])
+	if len(l) != 1 {
 		return false
 	}
-	e.store.touch(db, args[0])
+	db.Touch(args[0])
 	w := respWriter{resp3: c.Resp3}
-	w.bulk(l.Index(0).String())
+	w.bulk(l[0])
 	c.WriteRaw(string(w.buf))
 	return true
 }
@@ -464,12 +88,12 @@ func (e *Engine) ttlRounded(c *server.Peer, cmd string, args []string) bool {
 		return false
 	}
 	defer e.lockClient(c)()
-	db := e.store.db(miniredis.PeerDB(c))
+	db := e.m.DBLocked(miniredis.PeerDB(c))
 	ttl := int64(-2)
-	if e.store.typeOf(db, args[0]) != "" {
+	if db.LiveType(args[0]) != "" {
 		ttl = -1
-		if at, ok := e.store.deadline(db, args[0]); ok {
-			ms := max(at.Sub(e.store.now()).Milliseconds(), 0)
+		if at, ok := db.Deadline(args[0]); ok {
+			ms := max(at.Sub(e.m.NowLocked()).Milliseconds(), 0)
 			ttl = (ms + 500) / 1000
 		}
 	}
@@ -536,9 +160,9 @@ func (e *Engine) storeSourcesTyped(c *server.Peer, cmd string, args []string) bo
 		return false
 	}
 	defer e.lockClient(c)()
-	db := e.store.db(miniredis.PeerDB(c))
+	db := e.m.DBLocked(miniredis.PeerDB(c))
 	for _, k := range sources {
-		if typ := e.store.typeOf(db, k); typ != "" && typ != "set" && !(zset && typ == "zset") {
+		if typ := db.LiveType(k); typ != "" && typ != "set" && !(zset && typ == "zset") {
 			writeError(c, msgWrongType)
 			return true
 		}

@@ -39,9 +39,6 @@ type Engine struct {
 	m    *miniredis.Miniredis
 	srv  *server.Server
 	opts options
-	// store reaches miniredis's databases for DUMP, RESTORE and the
-	// journal; only used under miniredis's lock.
-	store *store
 
 	// inner is the nested peer redis.call dispatches through; only used
 	// under miniredis's lock.
@@ -154,7 +151,6 @@ func New(opts ...Option) *Engine {
 	}
 	conn.Close()
 	e.srv = e.m.Server()
-	e.store = newStore(e.m)
 	if !o.realTime {
 		e.now = o.start
 		e.m.SetTime(o.start)

@@ -21,10 +21,6 @@ var scriptCommands = map[string]bool{
 func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 	if c == e.inner {
 		// A script's own command: miniredis's lock is held already.
-		if isKeyCommand(cmd) {
-			e.keyCommand(c, cmd, args)
-			return true
-		}
 		return e.redisWay(c, cmd, args)
 	}
 	if e.opts.realTime && e.running.Load() == nil {
@@ -35,7 +31,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 			return true
 		}
 	}
-	if !scriptCommands[cmd] && !isKeyCommand(cmd) {
+	if !scriptCommands[cmd] {
 		return e.redisWay(c, cmd, args)
 	}
 	e.scriptCommand(c, cmd, args)
@@ -185,8 +181,6 @@ func (e *Engine) runCommand(c *server.Peer, cmd string, args []string) {
 		e.cmdFunction(c, args)
 	case "FCALL", "FCALL_RO":
 		e.cmdFcall(c, cmd, args)
-	case "DUMP", "RESTORE", "COPY":
-		e.keyCommand(c, cmd, args)
 	}
 }
 

@@ -3,7 +3,6 @@ package transactional
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -323,36 +322,36 @@ func (e *Engine) badStoredInteger(c *server.Peer, cmd string, args []string) str
 	if !strictStored(cmd) || len(args) == 0 {
 		return ""
 	}
-	db := e.store.db(miniredis.PeerDB(c))
-	typ := e.store.typeOf(db, args[0])
+	db := e.m.DBLocked(miniredis.PeerDB(c))
+	typ := db.LiveType(args[0])
 	// field is the hash field HINCRBY and HINCRBYFLOAT read.
-	field := func() reflect.Value {
+	field := func() (string, bool) {
 		if typ != "hash" || len(args) < 2 {
-			return reflect.Value{}
+			return "", false
 		}
-		return e.store.value(db, args[0], "hash").MapIndex(reflect.ValueOf(args[1]))
+		return db.HashField(args[0], args[1])
 	}
 	switch cmd {
 	case "INCR", "DECR", "INCRBY", "DECRBY":
-		if typ == "string" && !isRedisInteger(e.store.value(db, args[0], "string").String()) {
+		if typ == "string" && !isRedisInteger(db.StringValue(args[0])) {
 			return msgNotInteger
 		}
 	case "HINCRBY":
-		v := field()
-		if !v.IsValid() {
+		v, ok := field()
+		if !ok {
 			return ""
 		}
-		if !isRedisInteger(v.String()) {
+		if !isRedisInteger(v) {
 			return msgHashNotInteger
 		}
 		// miniredis wraps around where Redis refuses.
-		old, _ := strconv.ParseInt(v.String(), 10, 64)
+		old, _ := strconv.ParseInt(v, 10, 64)
 		by, err := strconv.ParseInt(args[2], 10, 64)
 		if err == nil && (by < 0 && old < 0 && by < math.MinInt64-old || by > 0 && old > 0 && by > math.MaxInt64-old) {
 			return msgOverflow
 		}
 	case "HINCRBYFLOAT":
-		if v := field(); v.IsValid() && !isRedisFloat(v.String()) {
+		if v, ok := field(); ok && !isRedisFloat(v) {
 			return msgHashNotFloat
 		}
 	}
@@ -388,8 +387,8 @@ func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool 
 		// Redis looks the key up, and checks its type, before it reads a
 		// number; miniredis reads first (and GETEX sets the expiry of a key
 		// of another type before it refuses it).
-		db := e.store.db(miniredis.PeerDB(c))
-		switch got := e.store.typeOf(db, args[0]); {
+		db := e.m.DBLocked(miniredis.PeerDB(c))
+		switch got := db.LiveType(args[0]); {
 		case got != "" && got != typ:
 			msg = msgWrongType
 		case msg == "":
@@ -407,7 +406,7 @@ func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool 
 			}
 			c.WriteRaw(string(w.buf))
 			return true
-		case cmd == "INCRBYFLOAT" && !isRedisFloat(e.store.value(db, args[0], "string").String()):
+		case cmd == "INCRBYFLOAT" && !isRedisFloat(db.StringValue(args[0])):
 			msg = msgNotFloat // the stored value is read before the increment
 		}
 	}
@@ -465,8 +464,8 @@ func (e *Engine) setrangeGuard(c *server.Peer, cmd string, args []string) bool {
 		return false
 	}
 	defer e.lockClient(c)()
-	db := e.store.db(miniredis.PeerDB(c))
-	typ := e.store.typeOf(db, args[0])
+	db := e.m.DBLocked(miniredis.PeerDB(c))
+	typ := db.LiveType(args[0])
 	if typ != "" && typ != "string" {
 		return false // miniredis's WRONGTYPE
 	}
@@ -475,7 +474,7 @@ func (e *Engine) setrangeGuard(c *server.Peer, cmd string, args []string) bool {
 	case args[2] == "" && typ == "":
 		w.integer(0)
 	case args[2] == "":
-		w.integer(int64(len(e.store.value(db, args[0], "string").String())))
+		w.integer(int64(len(db.StringValue(args[0]))))
 	case offset > maxStringLen-int64(len(args[2])):
 		w.errorReply(msgStringTooBig)
 	default:
@@ -516,9 +515,9 @@ func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	}
 	defer e.lockClient(c)()
 	w := respWriter{resp3: c.Resp3}
-	db := e.store.db(miniredis.PeerDB(c))
+	db := e.m.DBLocked(miniredis.PeerDB(c))
 	if incr == "" {
-		if typ := e.store.typeOf(db, args[0]); typ != "" && typ != "zset" {
+		if typ := db.LiveType(args[0]); typ != "" && typ != "zset" {
 			return false // miniredis's WRONGTYPE
 		}
 		w.array(0)
@@ -529,11 +528,11 @@ func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	if err != nil || !math.IsInf(by, 0) {
 		return false
 	}
-	if e.store.typeOf(db, args[0]) != "zset" {
+	if db.LiveType(args[0]) != "zset" {
 		return false
 	}
-	score := e.store.value(db, args[0], "zset").MapIndex(reflect.ValueOf(member))
-	if !score.IsValid() || !math.IsNaN(score.Float()+by) {
+	score, ok := db.Score(args[0], member)
+	if !ok || !math.IsNaN(score+by) {
 		return false
 	}
 	w.errorReply(msgScoreNaN)
@@ -558,7 +557,7 @@ func (e *Engine) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
 		return false
 	}
 	defer e.lockClient(c)()
-	if typ := e.store.typeOf(e.store.db(miniredis.PeerDB(c)), args[0]); typ != "" && typ != "string" {
+	if typ := e.m.DBLocked(miniredis.PeerDB(c)).LiveType(args[0]); typ != "" && typ != "string" {
 		return false // miniredis's WRONGTYPE
 	}
 	w := respWriter{resp3: c.Resp3}
@@ -615,7 +614,7 @@ func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
 			return false
 		}
 		defer e.lockClient(c)()
-		if e.store.typeOf(e.store.db(miniredis.PeerDB(c)), args[0]) != "stream" {
+		if e.m.DBLocked(miniredis.PeerDB(c)).LiveType(args[0]) != "stream" {
 			return false // miniredis's empty array or WRONGTYPE
 		}
 		w := respWriter{resp3: c.Resp3}
@@ -668,7 +667,7 @@ func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
 	}
 	defer e.lockClient(c)()
 	if cmd == "XLEN" {
-		if typ := e.store.typeOf(e.store.db(miniredis.PeerDB(c)), args[0]); typ == "" || typ == "stream" {
+		if typ := e.m.DBLocked(miniredis.PeerDB(c)).LiveType(args[0]); typ == "" || typ == "stream" {
 			return false
 		}
 		msg = msgWrongType

@@ -234,6 +234,7 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsHll(m)
 	commandsClient(m)
 	commandsObject(m)
+	commandsKeys(m) // scriptgen
 
 	return nil
 }

@@ -77,6 +77,23 @@ const (
 	msgNXandXXGTLT          = "ERR NX and XX, GT or LT options at the same time are not compatible"
 )
 
+// scriptgen: Redis 7.0's texts that upstream does not have, verbatim where
+// Redis has them, and the engine's own where it refuses what Redis serves.
+const (
+	msgBusyKey     = "BUSYKEY Target key name already exists."
+	msgBadTTL      = "ERR Invalid TTL value, must be >= 0"
+	msgBadIdleTime = "ERR Invalid IDLETIME value, must be >= 0"
+	msgBadFreq     = "ERR Invalid FREQ value, must be >= 0 and <= 255"
+	msgSameObject  = "ERR source and destination objects are the same"
+	msgDumpHLL     = "ERR scriptgen engine: DUMP of a HyperLogLog is not supported (miniredis keeps no Redis encoding of it)"
+	msgRestoreHLL  = "ERR scriptgen engine: RESTORE of this payload is not supported"
+)
+
+// MsgPubsubContext is Redis 7.0's reply to a command a subscribed
+// connection may not send (%s: the command, lower case). scriptgen:
+// upstream's checkPubsub still words it as Redis 6 did.
+const MsgPubsubContext = "ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"
+
 func errWrongNumber(cmd string) string {
 	return fmt.Sprintf("ERR wrong number of arguments for '%s' command", strings.ToLower(cmd))
 }
