@@ -258,7 +258,7 @@ func (e *Engine) EvalSHA(sha string, keys, argv []string) (any, error) {
 	if e.opts.realTime {
 		e.followWallClock()
 	}
-	if e.running.Load() != nil || !e.answerable(c) {
+	if e.running.Load() != nil || !e.m.PeerAnswerable(c) {
 		args := make([]string, 0, 3+len(keys)+len(argv))
 		args = append(append(append(args, "EVALSHA", sha, strconv.Itoa(len(keys))), keys...), argv...)
 		return e.doLocked(false, args)

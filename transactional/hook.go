@@ -20,8 +20,9 @@ var scriptCommands = map[string]bool{
 // connection (and of redis.call, which it lets through untouched).
 func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 	if c == e.inner {
-		// A script's own command: miniredis's lock is held already.
-		return e.redisWay(c, cmd, args)
+		// A script's own command: miniredis's copy checks it (its
+		// strict.go), and call.go mends what the engine mends after it.
+		return false
 	}
 	if e.opts.realTime && e.running.Load() == nil {
 		e.followWallClock()
@@ -38,15 +39,12 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 	return true
 }
 
-// redisWay answers, as Redis does, the data commands miniredis gets wrong
-// in the ways strict.go and cmd_keys.go list, and reports whether it did;
-// everything else is miniredis's. The caller holds miniredis's lock for a
-// script's own command; for a client's, each guard takes it as it needs.
+// redisWay answers, as Redis does, the client commands whose outcome the
+// engine mends after miniredis (inner.go), and reports whether it did;
+// everything else is miniredis's, whose copy checks arguments as Redis
+// does itself (its strict.go).
 func (e *Engine) redisWay(c *server.Peer, cmd string, args []string) bool {
-	return e.strictIntegers(c, cmd, args) || e.setrangeGuard(c, cmd, args) || e.zsetGuard(c, cmd, args) ||
-		e.getrangeGuard(c, cmd, args) || e.moveInPlace(c, cmd, args) || e.ttlRounded(c, cmd, args) ||
-		e.storeSourcesTyped(c, cmd, args) || e.storeDropsEmpty(c, cmd, args) || e.streamGuard(c, cmd, args) ||
-		e.pairsGuard(c, cmd, args)
+	return e.storeDropsEmpty(c, cmd, args) || e.pairsGuard(c, cmd, args)
 }
 
 // whileBusy answers commands that arrive while a script runs: SCRIPT KILL

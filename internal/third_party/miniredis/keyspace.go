@@ -9,9 +9,6 @@ import "time"
 // caller that holds the lock (m.Lock), as a script or a hooked command
 // does, and none moves the TTL clock.
 
-// NowLocked is the instant commands see: the set clock, or the wall clock.
-func (m *Miniredis) NowLocked() time.Time { return m.effectiveNow() }
-
 // LiveType is key's type ("string", "hash", "list", "set", "zset", "hll",
 // "stream"), or "" when it does not exist or its deadline has passed
 // without the TTL clock having expired it yet.
@@ -20,16 +17,16 @@ func (db *RedisDB) LiveType(key string) string {
 	if !ok {
 		return ""
 	}
-	if at, ok := db.Deadline(key); ok && !at.After(db.master.effectiveNow()) {
+	if at, ok := db.deadline(key); ok && !at.After(db.master.effectiveNow()) {
 		return ""
 	}
 	return t
 }
 
-// Deadline is key's absolute expiry, and whether it has one. The TTLs the
+// deadline is key's absolute expiry, and whether it has one. The TTLs the
 // database holds are relative to the last tick, when the TTL clock last
 // moved.
-func (db *RedisDB) Deadline(key string) (time.Time, bool) {
+func (db *RedisDB) deadline(key string) (time.Time, bool) {
 	left, ok := db.ttlLeft(key)
 	if !ok {
 		return time.Time{}, false
@@ -52,30 +49,11 @@ func (db *RedisDB) Drop(key string) {
 	delete(db.sortedsetKeys, key)
 	delete(db.ssIndexes, key)
 	delete(db.streamKeys, key)
-	db.Touch(key)
+	db.touch(key)
 }
 
-// Touch marks key modified for WATCH, as every write does.
-func (db *RedisDB) Touch(key string) { db.keyVersion[key]++ }
-
-// StringValue is the string key holds; "" for another type.
-func (db *RedisDB) StringValue(key string) string { return db.stringKeys[key] }
-
-// ListValue is the list key holds, not to be changed; nil for another type.
-func (db *RedisDB) ListValue(key string) []string { return db.listKeys[key] }
-
-// HashField is field of the hash key holds, and whether it is there.
-func (db *RedisDB) HashField(key, field string) (string, bool) {
-	v, ok := db.hashKeys[key][field]
-	return v, ok
-}
-
-// Score is member's score in the sorted set key holds, and whether it is
-// there.
-func (db *RedisDB) Score(key, member string) (float64, bool) {
-	v, ok := db.sortedsetKeys[key][member]
-	return v, ok
-}
+// touch marks key modified for WATCH, as every write does.
+func (db *RedisDB) touch(key string) { db.keyVersion[key]++ }
 
 // MemberCount is how many members the set or sorted set key holds.
 func (db *RedisDB) MemberCount(key string) int {
@@ -133,7 +111,7 @@ func (db *RedisDB) Snapshot(key string) KeySnapshot {
 	case keyTypeStream:
 		s.stream = db.streamKeys[key].deepCopy()
 	}
-	s.at, s.expires = db.Deadline(key)
+	s.at, s.expires = db.deadline(key)
 	return s
 }
 

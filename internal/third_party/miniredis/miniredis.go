@@ -234,7 +234,8 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsHll(m)
 	commandsClient(m)
 	commandsObject(m)
-	commandsKeys(m) // scriptgen
+	commandsKeys(m)   // scriptgen
+	commandsStrict(m) // scriptgen: last, it wraps the commands above
 
 	return nil
 }

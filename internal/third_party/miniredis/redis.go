@@ -89,6 +89,27 @@ const (
 	msgRestoreHLL  = "ERR scriptgen engine: RESTORE of this payload is not supported"
 )
 
+// scriptgen: Redis 7.0's texts for the arguments and values strict.go
+// checks, where miniredis answers otherwise.
+const (
+	msgHashNotInteger  = "ERR hash value is not an integer"
+	msgBitOffset       = "ERR bit offset is not an integer or out of range"
+	msgBitArgument     = "ERR The bit argument must be 1 or 0."
+	msgMaxlenNegative  = "ERR The MAXLEN argument must be >= 0."
+	msgBitValue        = "ERR bit is not an integer or out of range"
+	msgWeightNotFloat  = "ERR weight value is not a float"
+	msgHashNotFloat    = "ERR hash value is not a float"
+	msgIncrNaNInf      = "ERR increment would produce NaN or Infinity"
+	msgHashIncrNaNInf  = "ERR value is NaN or Infinity"
+	msgDecrOverflow    = "ERR decrement would overflow"
+	msgInvalidExpireIn = "ERR invalid expire time in '%s' command"
+	msgStringTooBig    = "ERR string exceeds maximum allowed size (proto-max-bulk-len)"
+	msgScoreNaN        = "ERR resulting score is not a number (NaN)"
+)
+
+// maxStringLen is Redis 7.0's limit on a string (proto-max-bulk-len).
+const maxStringLen = 512 << 20
+
 // MsgPubsubContext is Redis 7.0's reply to a command a subscribed
 // connection may not send (%s: the command, lower case). scriptgen:
 // upstream's checkPubsub still words it as Redis 6 did.

@@ -9,6 +9,13 @@ import (
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
+// What the engine still corrects after miniredis rather than in its copy:
+// replies it reshapes and keys it deletes once a command has run, which in
+// MULTI must wait for EXEC. The engine runs such a client's command on its
+// own nested connection (throughInner), as it runs a script's redis.call,
+// and mends the outcome; miniredis's handlers end inside its transaction
+// machinery, where nothing can follow them.
+
 // emptyingStores are the commands after which miniredis may leave an
 // empty set or sorted set at the destination, where Redis deletes the key
 // (no Redis key ever holds an empty aggregate). miniredis may even store
@@ -24,83 +31,6 @@ func (e *Engine) dropEmpty(key string) {
 	if (typ == "set" || typ == "zset") && db.MemberCount(key) == 0 {
 		db.Drop(key)
 	}
-}
-
-// moveInPlace serves LMOVE, RPOPLPUSH and their blocking forms from a list
-// of one element onto itself, and reports whether it did. miniredis pops
-// the element, which deletes the key and its expiry with it, and pushes
-// it back onto a new key; Redis moves it within the one list, which keeps
-// the key, its expiry and its single element as they were. Every other
-// case is miniredis's: for a connection in MULTI, subscribed or not yet
-// authenticated, for a bad arity or direction, and for any other list.
-func (e *Engine) moveInPlace(c *server.Peer, cmd string, args []string) bool {
-	var n int
-	switch cmd {
-	case "LMOVE":
-		n = 4
-	case "BLMOVE":
-		n = 5
-	case "RPOPLPUSH":
-		n = 2
-	case "BRPOPLPUSH":
-		n = 3
-	default:
-		return false
-	}
-	if len(args) != n || args[0] != args[1] {
-		return false
-	}
-	if cmd == "LMOVE" || cmd == "BLMOVE" {
-		for _, dir := range args[2:4] {
-			if !strings.EqualFold(dir, "LEFT") && !strings.EqualFold(dir, "RIGHT") {
-				return false
-			}
-		}
-	}
-	if !e.answerable(c) {
-		return false
-	}
-	defer e.lockClient(c)()
-	db := e.m.DBLocked(miniredis.PeerDB(c))
-	if db.LiveType(args[0]) != "list" {
-		return false
-	}
-	l := db.ListValue(args[0])
-	if len(l) != 1 {
-		return false
-	}
-	db.Touch(args[0])
-	w := respWriter{resp3: c.Resp3}
-	w.bulk(l[0])
-	c.WriteRaw(string(w.buf))
-	return true
-}
-
-// ttlRounded serves TTL, which Redis rounds to the nearest second ((ms +
-// 500) / 1000: a key with 600 ms left has 1) and miniredis truncates, and
-// reports whether it did. A connection in MULTI, subscribed or not yet
-// authenticated, and a bad arity, are left to miniredis.
-func (e *Engine) ttlRounded(c *server.Peer, cmd string, args []string) bool {
-	if cmd != "TTL" || len(args) != 1 {
-		return false
-	}
-	if !e.answerable(c) {
-		return false
-	}
-	defer e.lockClient(c)()
-	db := e.m.DBLocked(miniredis.PeerDB(c))
-	ttl := int64(-2)
-	if db.LiveType(args[0]) != "" {
-		ttl = -1
-		if at, ok := db.Deadline(args[0]); ok {
-			ms := max(at.Sub(e.m.NowLocked()).Milliseconds(), 0)
-			ttl = (ms + 500) / 1000
-		}
-	}
-	w := respWriter{resp3: c.Resp3}
-	w.integer(ttl)
-	c.WriteRaw(string(w.buf))
-	return true
 }
 
 // storeDropsEmpty runs a client's SUNIONSTORE, SINTERSTORE, ZUNIONSTORE
@@ -136,50 +66,6 @@ func (e *Engine) throughInner(c *server.Peer, cmd string, args []string, fix fun
 		p.WriteRaw(string(fix(e.dispatchInner(full, p.Resp3))))
 	})
 	return true
-}
-
-// storeSourcesTyped answers WRONGTYPE, as Redis does, when a source of
-// SUNIONSTORE, SINTERSTORE, SDIFFSTORE (sets) or ZUNIONSTORE, ZINTERSTORE
-// (sets and sorted sets) holds another type, or a weight is not a float
-// (NaN included), and reports whether it did: miniredis deletes the
-// destination before it looks at the sources, and takes NaN weights.
-func (e *Engine) storeSourcesTyped(c *server.Peer, cmd string, args []string) bool {
-	if !isEmptyingStore(cmd) || len(args) < 2 {
-		return false
-	}
-	sources, zset := args[1:], cmd[0] == 'Z'
-
-	if zset {
-		n, err := strconv.Atoi(args[1])
-		if err != nil || n < 1 || 2+n > len(args) {
-			return false // miniredis's argument errors
-		}
-		sources = args[2 : 2+n]
-	}
-	if !e.answerable(c) {
-		return false
-	}
-	defer e.lockClient(c)()
-	db := e.m.DBLocked(miniredis.PeerDB(c))
-	for _, k := range sources {
-		if typ := db.LiveType(k); typ != "" && typ != "set" && !(zset && typ == "zset") {
-			writeError(c, msgWrongType)
-			return true
-		}
-	}
-	// Then the weights, which miniredis takes as NaN.
-	if zset {
-		rest := args[2+len(sources):]
-		if len(rest) > len(sources) && strings.EqualFold(rest[0], "WEIGHTS") {
-			for _, w := range rest[1 : 1+len(sources)] {
-				if !isRedisFloat(w) {
-					writeError(c, msgWeightNotFloat)
-					return true
-				}
-			}
-		}
-	}
-	return false
 }
 
 // pairsReply reports whether Redis 7 answers cmd (args after the name) in
@@ -248,24 +134,6 @@ func (e *Engine) pairsGuard(c *server.Peer, cmd string, args []string) bool {
 		return false
 	}
 	return e.throughInner(c, cmd, args, regroupPairs)
-}
-
-// answerable reports whether the engine may answer c's command itself: a
-// script's own command, or a client's that is not queued for MULTI, nor
-// from a subscribed or not yet authenticated connection (miniredis has
-// the right answer for those).
-func (e *Engine) answerable(c *server.Peer) bool {
-	return c == e.inner || !(miniredis.PeerInMulti(c) || miniredis.PeerSubscribed(c) || e.opts.password != "" && !miniredis.PeerAuthenticated(c))
-}
-
-// lockClient takes miniredis's lock for a client's command and returns
-// its release; a script's own command holds it already.
-func (e *Engine) lockClient(c *server.Peer) func() {
-	if c == e.inner {
-		return func() {}
-	}
-	e.m.Lock()
-	return e.m.Unlock
 }
 
 // runNowOrQueued runs fn for c under miniredis's lock, or, in MULTI,
