@@ -8,12 +8,6 @@ import (
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
-// Errors Redis's scriptCall raises before a command runs.
-const (
-	luaErrWrongArity = "Wrong number of args calling Redis command from script"
-	luaErrXreadBlock = "xread command is not allowed with BLOCK option from scripts"
-)
-
 // call implements redis.call (raise=true) and redis.pcall: the checks of
 // Redis 7's scriptCall, in its order, then a nested dispatch into miniredis.
 func (s *sandbox) call(L *lua.LState, raise bool) int {
@@ -95,7 +89,7 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	}
 	if info.Flags.Has(commands.Write) {
 		if r.readOnly {
-			return refuse("-" + msgWriteFromReadOnly)
+			return refuse("-" + miniredis.MsgWriteFromReadOnly)
 		}
 		r.wrote.Store(true)
 		if r.journal != nil {

@@ -297,7 +297,7 @@ func (e *Engine) evalSHA(c *server.Peer, sha string, keys, argv []string) (reply
 	sc := e.script(sha)
 	if sc == nil {
 		w := respWriter{}
-		w.errorReply(msgNoScript)
+		w.errorReply(miniredis.MsgNoScript)
 		return w.buf
 	}
 	return e.evalScript(c, sc, false, keys, argv)

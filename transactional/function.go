@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
@@ -16,38 +17,6 @@ import (
 // small load API (redis.register_function, redis.log, the version fields)
 // and nothing else, then it is switched back to the full sandbox, exactly
 // the trick function_lua.c plays with the globals' __index.
-
-const (
-	msgMissingMetadata   = "ERR Missing library metadata"
-	msgNoLibraryName     = "ERR Library name was not given"
-	msgBadLibraryName    = "ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long"
-	msgBadMetadata       = "ERR Invalid metadata value given: %s"
-	msgEngineNotFound    = "ERR Engine '%s' not found"
-	msgLibraryExists     = "ERR Library '%s' already exists"
-	msgNoFunctions       = "ERR No functions registered"
-	msgFunctionExists    = "ERR Function %s already exists"
-	msgCompileFunction   = "ERR Error compiling function: %s"
-	msgRegisterFunctions = "ERR Error registering functions: %s"
-	msgFunctionNotFound  = "ERR Function not found"
-	msgBadNumKeys        = "ERR Bad number of keys provided"
-	msgLibraryNotFound   = "ERR Library not found"
-	msgFunctionFlushOpt  = "ERR FUNCTION FLUSH only supports SYNC|ASYNC option"
-	msgLoadTimeout       = "FUNCTION LOAD timeout"
-
-	luaErrRegisterArgs      = "wrong number of arguments to redis.register_function"
-	luaErrRegisterSingleArg = "calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments)."
-	luaErrRegisterUnknown   = "unknown argument given to redis.register_function"
-	luaErrRegisterNoName    = "redis.register_function must get a function name argument"
-	luaErrRegisterNoFn      = "redis.register_function must get a callback argument"
-	luaErrRegisterNameType  = "function_name argument given to redis.register_function must be a string"
-	luaErrRegisterFnType    = "callback argument given to redis.register_function must be a function"
-	luaErrRegisterDescType  = "description argument given to redis.register_function must be a string"
-	luaErrRegisterFlagsType = "flags argument to redis.register_function must be a table representing function flags"
-	luaErrRegisterFlag      = "unknown flag given"
-	luaErrRegisterDuplicate = "Function already exists in the library"
-	// Redis 7.0 reports a bad function name with the library-name text.
-	luaErrRegisterBadName = "Library names can only contain letters, numbers, or underscores(_) and must be at least one character long"
-)
 
 type library struct {
 	name  string
@@ -223,7 +192,7 @@ func (s *sandbox) registerFunction(L *lua.LState) int {
 // parseLibraryShebang reads "#!lua name=<lib>".
 func parseLibraryShebang(code string) (name, body string, errMsg string) {
 	if !strings.HasPrefix(code, "#!") {
-		return "", "", msgMissingMetadata
+		return "", "", miniredis.MsgMissingMetadata
 	}
 	nl := strings.IndexByte(code, '\n')
 	line := code
@@ -233,25 +202,25 @@ func parseLibraryShebang(code string) (name, body string, errMsg string) {
 	}
 	parts := splitArgs(line)
 	if len(parts) == 0 {
-		return "", "", msgMissingMetadata
+		return "", "", miniredis.MsgMissingMetadata
 	}
 	engine := strings.TrimPrefix(parts[0], "#!")
 	if !strings.EqualFold(engine, "lua") {
-		return "", "", fmt.Sprintf(msgEngineNotFound, engine)
+		return "", "", fmt.Sprintf(miniredis.MsgEngineNotFound, engine)
 	}
 	found := false
 	for _, p := range parts[1:] {
 		v, ok := strings.CutPrefix(p, "name=")
 		if !ok {
-			return "", "", fmt.Sprintf(msgBadMetadata, p)
+			return "", "", fmt.Sprintf(miniredis.MsgBadMetadata, p)
 		}
 		name, found = v, true
 	}
 	if !found {
-		return "", "", msgNoLibraryName
+		return "", "", miniredis.MsgNoLibraryName
 	}
 	if !validName(name) {
-		return "", "", msgBadLibraryName
+		return "", "", miniredis.MsgBadLibraryName
 	}
 	return name, body, ""
 }
@@ -263,12 +232,12 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 		return "", msg
 	}
 	if _, exists := fr.libs[name]; exists && !replace {
-		return "", fmt.Sprintf(msgLibraryExists, name)
+		return "", fmt.Sprintf(miniredis.MsgLibraryExists, name)
 	}
 	body, host := hostLibrary(body)
 	proto, err := compileLua(body, "user_function")
 	if err != nil {
-		return "", fmt.Sprintf(msgCompileFunction, err.Error())
+		return "", fmt.Sprintf(miniredis.MsgCompileFunction, err.Error())
 	}
 	s := fr.sandbox
 	L := s.L
@@ -301,7 +270,7 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 
 	if err != nil {
 		if r.killed() != killNone {
-			return "", fmt.Sprintf(msgRegisterFunctions, msgLoadTimeout)
+			return "", fmt.Sprintf(miniredis.MsgRegisterFunctions, miniredis.MsgLoadTimeout)
 		}
 		var obj lua.LValue = lua.LString(err.Error())
 		if aerr, ok := err.(*lua.ApiError); ok {
@@ -311,14 +280,14 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 		if t, ok := obj.(*lua.LTable); ok {
 			text = lua.LVAsString(t.RawGetString("err"))
 		}
-		return "", fmt.Sprintf(msgRegisterFunctions, text)
+		return "", fmt.Sprintf(miniredis.MsgRegisterFunctions, text)
 	}
 	if len(ld.funcs) == 0 {
-		return "", msgNoFunctions
+		return "", miniredis.MsgNoFunctions
 	}
 	for fname := range ld.funcs {
 		if other, ok := fr.funcs[fname]; ok && other.lib.name != name {
-			return "", fmt.Sprintf(msgFunctionExists, fname)
+			return "", fmt.Sprintf(miniredis.MsgFunctionExists, fname)
 		}
 	}
 	if old, ok := fr.libs[name]; ok {
@@ -351,7 +320,7 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 			replace = true
 			rest = rest[1:]
 		} else if len(rest) != 1 {
-			w.errorReply(fmt.Sprintf(msgWrongNumber, "function|load"))
+			w.errorReply(fmt.Sprintf(miniredis.MsgWrongNumber, "function|load"))
 			break
 		}
 		name, msg := fr.load(c, rest[0], replace)
@@ -363,7 +332,7 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 	case "DELETE":
 		lib, ok := fr.libs[args[1]]
 		if !ok {
-			w.errorReply(msgLibraryNotFound)
+			w.errorReply(miniredis.MsgLibraryNotFound)
 			break
 		}
 		for fname := range lib.funcs {
@@ -373,7 +342,7 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 		w.status("OK")
 	case "FLUSH":
 		if len(args) == 2 && !strings.EqualFold(args[1], "SYNC") && !strings.EqualFold(args[1], "ASYNC") || len(args) > 2 {
-			w.errorReply(msgFunctionFlushOpt)
+			w.errorReply(miniredis.MsgFunctionFlushOpt)
 			break
 		}
 		e.funcs = newFunctionRegistry(e)
@@ -481,26 +450,26 @@ func (fr *functionRegistry) list(w *respWriter, args []string) {
 func (e *Engine) cmdFcall(c *server.Peer, cmd string, args []string) {
 	f, ok := e.funcs.funcs[args[0]]
 	if !ok {
-		writeError(c, msgFunctionNotFound)
+		writeError(c, miniredis.MsgFunctionNotFound)
 		return
 	}
 	n, err := strconv.ParseInt(args[1], 10, 64)
 	if err != nil {
-		writeError(c, msgBadNumKeys)
+		writeError(c, miniredis.MsgBadNumKeys)
 		return
 	}
 	rest := args[2:]
 	if n > int64(len(rest)) {
-		writeError(c, msgTooManyKeys)
+		writeError(c, miniredis.MsgTooManyKeys)
 		return
 	}
 	if n < 0 {
-		writeError(c, msgNegativeKeys)
+		writeError(c, miniredis.MsgNegativeKeys)
 		return
 	}
 	ro := cmd == "FCALL_RO"
 	if ro && f.flags&scriptNoWrites == 0 {
-		writeError(c, msgWriteFlagWithRO)
+		writeError(c, miniredis.MsgWriteFlagWithRO)
 		return
 	}
 	r := e.runs.next(c, f.name)

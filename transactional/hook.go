@@ -59,12 +59,12 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 		switch {
 		case (cmd == "SCRIPT") == r.function:
 			if r.function {
-				writeError(c, msgBusyFunction)
+				writeError(c, miniredis.MsgBusyFunction)
 			} else {
-				writeError(c, msgBusy)
+				writeError(c, miniredis.MsgBusy)
 			}
 		case r.wrote.Load():
-			writeError(c, msgUnkillable)
+			writeError(c, miniredis.MsgUnkillable)
 		default:
 			if r.function {
 				r.kill(killFunction)
@@ -91,9 +91,9 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 		return false
 	}
 	if r.function {
-		writeError(c, msgBusyFunction)
+		writeError(c, miniredis.MsgBusyFunction)
 	} else {
-		writeError(c, msgBusy)
+		writeError(c, miniredis.MsgBusy)
 	}
 	return true
 }
@@ -109,9 +109,9 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 		// An unknown subcommand of SCRIPT or FUNCTION.
 		miniredis.MarkPeerDirty(c)
 		if len(args) == 0 {
-			writeError(c, fmt.Sprintf(msgWrongNumber, lower))
+			writeError(c, fmt.Sprintf(miniredis.MsgWrongNumber, lower))
 		} else {
-			writeError(c, fmt.Sprintf(msgUnknownSubcommand, strings.ToLower(args[0]), cmd))
+			writeError(c, fmt.Sprintf(miniredis.MsgUnknownSubcommand, strings.ToLower(args[0]), cmd))
 		}
 		return
 	}
@@ -121,15 +121,15 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 		if strings.Contains(info.Name, "|") {
 			name = lower + "|" + strings.ToLower(args[0])
 		}
-		writeError(c, fmt.Sprintf(msgWrongNumber, name))
+		writeError(c, fmt.Sprintf(miniredis.MsgWrongNumber, name))
 		return
 	}
 	if e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
-		writeError(c, msgNoAuth)
+		writeError(c, miniredis.MsgNoAuth)
 		return
 	}
 	if miniredis.PeerSubscribed(c) {
-		writeError(c, fmt.Sprintf(msgPubsubContext, lower))
+		writeError(c, fmt.Sprintf(miniredis.MsgPubsubContext, lower))
 		return
 	}
 	if msg := validateSubcommand(cmd, args); msg != "" {
@@ -139,7 +139,7 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 	}
 	if cmd == "SCRIPT" && strings.EqualFold(args[0], "KILL") || cmd == "FUNCTION" && strings.EqualFold(args[0], "KILL") {
 		// Nothing runs (whileBusy catches a running script): Redis's reply.
-		writeError(c, msgNotBusy)
+		writeError(c, miniredis.MsgNotBusy)
 		return
 	}
 	if miniredis.PeerInMulti(c) {
@@ -160,9 +160,9 @@ func validateSubcommand(cmd string, args []string) string {
 	}
 	if len(args) > 2 || len(args) == 2 && !strings.EqualFold(args[1], "SYNC") && !strings.EqualFold(args[1], "ASYNC") {
 		if cmd == "SCRIPT" {
-			return msgScriptFlushOpt
+			return miniredis.MsgScriptFlushOpt
 		}
-		return msgFunctionFlushOpt
+		return miniredis.MsgFunctionFlushOpt
 	}
 	return ""
 }
@@ -190,9 +190,6 @@ func (e *Engine) recoverInto(c *server.Peer) {
 		writeError(c, fmt.Sprintf(msgInternal, v))
 	}
 }
-
-// msgInternal is the error reply for a panic in the engine.
-const msgInternal = "ERR scriptgen engine internal error: %v"
 
 // clearRunning forgets the script a panic interrupted.
 func (e *Engine) clearRunning() {

@@ -634,7 +634,7 @@ func (m *Miniredis) handleAuth(c *server.Peer) bool {
 		return true
 	}
 	if !getCtx(c).authenticated {
-		c.WriteError("NOAUTH Authentication required.")
+		c.WriteError(MsgNoAuth) // scriptgen: one text
 		return false
 	}
 	return true
