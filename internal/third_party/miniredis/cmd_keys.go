@@ -25,27 +25,19 @@ func commandsKeys(m *Miniredis) {
 	m.srv.Register("RESTORE", m.cmdRestore)
 }
 
-// keyCmdValid is isValidCMD with Redis 7.0's reply to a subscribed
-// connection, as the engine gave it while it served these commands.
-func (m *Miniredis) keyCmdValid(c *server.Peer, cmd string, args []string, argReqs argRequirements) bool {
-	if len(args) < argReqs.minimum || (argReqs.maximum != nil && len(args) > *argReqs.maximum) {
-		setDirty(c)
-		c.WriteError(errWrongNumber(cmd))
+// checkPubsub7 is checkPubsub with Redis 7.0's text, as the engine gave it
+// while it served these commands.
+func (m *Miniredis) checkPubsub7(c *server.Peer, cmd string) bool {
+	if getCtx(c).nested || !PeerSubscribed(c) {
 		return false
 	}
-	if !m.handleAuth(c) {
-		return false
-	}
-	if !getCtx(c).nested && PeerSubscribed(c) {
-		c.WriteError(fmt.Sprintf(MsgPubsubContext, strings.ToLower(cmd)))
-		return false
-	}
+	c.WriteError(fmt.Sprintf(MsgPubsubContext, strings.ToLower(cmd)))
 	return true
 }
 
 // DUMP
 func (m *Miniredis) cmdDump(c *server.Peer, cmd string, args []string) {
-	if !m.keyCmdValid(c, cmd, args, exactly(1)) {
+	if !m.isValidCMDWith(c, cmd, args, exactly(1), m.checkPubsub7) {
 		return
 	}
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
@@ -64,7 +56,7 @@ func (m *Miniredis) cmdDump(c *server.Peer, cmd string, args []string) {
 
 // RESTORE, restoreCommand of Redis 7.0, checks in its order.
 func (m *Miniredis) cmdRestore(c *server.Peer, cmd string, args []string) {
-	if !m.keyCmdValid(c, cmd, args, atLeast(3)) {
+	if !m.isValidCMDWith(c, cmd, args, atLeast(3), m.checkPubsub7) {
 		return
 	}
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
@@ -157,7 +149,7 @@ func (db *RedisDB) restore(args []string) string {
 // COPY, copyCommand of Redis 7.0: the copy is a snapshot's deep copy,
 // expiry included.
 func (m *Miniredis) cmdCopy(c *server.Peer, cmd string, args []string) {
-	if !m.keyCmdValid(c, cmd, args, atLeast(2)) {
+	if !m.isValidCMDWith(c, cmd, args, atLeast(2), m.checkPubsub7) {
 		return
 	}
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {

@@ -35,20 +35,10 @@ func (db *RedisDB) deadline(key string) (time.Time, bool) {
 }
 
 // Drop removes key entirely, expiry and hash-field expiries included, and
-// moves its version for WATCH, whether or not it existed.
+// moves its version for WATCH, whether or not it existed (a key a rollback
+// or RESTORE puts back was written, even where there was none).
 func (db *RedisDB) Drop(key string) {
-	delete(db.keys, key)
-	delete(db.lru, key)
-	delete(db.ttl, key)
-	delete(db.hashTTLs, key)
-	delete(db.stringKeys, key)
-	delete(db.hashKeys, key)
-	delete(db.listKeys, key)
-	delete(db.setKeys, key)
-	delete(db.hllKeys, key)
-	delete(db.sortedsetKeys, key)
-	delete(db.ssIndexes, key)
-	delete(db.streamKeys, key)
+	db.del(key, true)
 	db.touch(key)
 }
 
