@@ -42,8 +42,8 @@ func (m *Miniredis) strict(c *server.Peer, info *commands.Command, cmd string, a
 // Redis reads an integer, argument or stored value, with string2ll, which
 // takes only the canonical spelling: no "+", no leading zero, no "-0", no
 // space. miniredis reads with strconv.Atoi and so takes "01" and "+1" that
-// Redis refuses. The engine checks the integers of the commands below
-// before miniredis sees them, with Redis's replies.
+// Redis refuses. strictIntegers checks the integers of the commands below
+// before miniredis's handlers read them, with Redis's replies.
 
 // isRedisInteger is string2ll's verdict on s.
 func isRedisInteger(s string) bool {
