@@ -96,13 +96,7 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 			s.e.record(r.journal, miniredis.PeerDB(s.e.inner), args)
 		}
 	}
-	var out *luaSink
-	if r.resp3 && pairsReply(strings.ToUpper(name), args[1:]) {
-		// A RESP3 run's pairs replies are regrouped as RESP (regroupPairs).
-		out = s.e.rawToLua(L, regroupPairs(s.e.dispatchInner(args, r.resp3)), r.resp3)
-	} else {
-		out = s.e.dispatchToLua(L, sc, args, r.resp3)
-	}
+	out := s.e.dispatchToLua(L, sc, args, r.resp3)
 	if isEmptyingStore(name) {
 		s.e.dropEmpty(args[1])
 	}

@@ -133,8 +133,8 @@
 //
 // Of miniredis's own differences, those a script meets or a client can
 // crash the engine with are fixed, in our copy of miniredis (its strict.go,
-// cmd_keys.go) or, where the fix follows the command, by the engine
-// (inner.go, call.go):
+// cmd_keys.go, pairs.go) or, where the fix follows the command, by the
+// engine (inner.go, call.go):
 //   - integers read as Redis reads them (string2ll: "01", "+1" and "-0"
 //     refused with Redis's error) in the arguments of the commands scripts
 //     use (INCRBY, HINCRBY, the EXPIRE family, SET's EX and PX, SETEX,

@@ -459,14 +459,6 @@ func (e *Engine) dispatchToLua(L *lua.LState, sc *scriptCmd, args []string, resp
 	return s
 }
 
-// rawToLua is dispatchToLua for a reply the engine holds as RESP.
-func (e *Engine) rawToLua(L *lua.LState, raw []byte, resp3 bool) *luaSink {
-	s := &e.sink
-	s.reset(L, resp3)
-	s.Raw(string(raw))
-	return s
-}
-
 // dispatchInner runs one command from a script on the nested peer and
 // returns its raw reply. The caller holds miniredis's lock.
 func (e *Engine) dispatchInner(args []string, resp3 bool) []byte {

@@ -44,7 +44,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 // everything else is miniredis's, whose copy checks arguments as Redis
 // does itself (its strict.go).
 func (e *Engine) redisWay(c *server.Peer, cmd string, args []string) bool {
-	return e.storeDropsEmpty(c, cmd, args) || e.pairsGuard(c, cmd, args)
+	return e.storeDropsEmpty(c, cmd, args)
 }
 
 // whileBusy answers commands that arrive while a script runs: SCRIPT KILL

@@ -1,8 +1,6 @@
 package transactional
 
 import (
-	"bytes"
-	"strconv"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
@@ -10,11 +8,11 @@ import (
 )
 
 // What the engine still corrects after miniredis rather than in its copy:
-// replies it reshapes and keys it deletes once a command has run, which in
-// MULTI must wait for EXEC. The engine runs such a client's command on its
-// own nested connection (throughInner), as it runs a script's redis.call,
-// and mends the outcome; miniredis's handlers end inside its transaction
-// machinery, where nothing can follow them.
+// a destination a store leaves empty, deleted once the command has run,
+// which in MULTI must wait for EXEC. The engine runs such a client's
+// command on its own nested connection (throughInner), as it runs a
+// script's redis.call, and mends the outcome; miniredis's handlers end
+// inside its transaction machinery, where nothing can follow them.
 
 // emptyingStores are the commands after which miniredis may leave an
 // empty set or sorted set at the destination, where Redis deletes the key
@@ -42,18 +40,15 @@ func (e *Engine) storeDropsEmpty(c *server.Peer, cmd string, args []string) bool
 	if c == e.inner || !isEmptyingStore(cmd) || len(args) == 0 {
 		return false
 	}
-	return e.throughInner(c, cmd, args, func(raw []byte) []byte {
-		e.dropEmpty(args[0])
-		return raw
-	})
+	return e.throughInner(c, cmd, args, func() { e.dropEmpty(args[0]) })
 }
 
 // throughInner answers a client's command by running it on the engine's
 // own connection, under miniredis's lock or, in MULTI, queued for EXEC,
-// and has fix mend the keyspace or the reply after miniredis ran it. It
+// and has after mend the keyspace once miniredis has run it. It
 // reports whether it took the command: a subscribed or unauthenticated
 // connection and a bad arity are left to miniredis.
-func (e *Engine) throughInner(c *server.Peer, cmd string, args []string, fix func(raw []byte) []byte) bool {
+func (e *Engine) throughInner(c *server.Peer, cmd string, args []string, after func()) bool {
 	if miniredis.PeerSubscribed(c) || e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
 		return false
 	}
@@ -63,77 +58,11 @@ func (e *Engine) throughInner(c *server.Peer, cmd string, args []string, fix fun
 	full := append([]string{cmd}, args...)
 	e.runNowOrQueued(c, func(p *server.Peer) {
 		miniredis.PrepareNested(e.inner, miniredis.PeerDB(p), "")
-		p.WriteRaw(string(fix(e.dispatchInner(full, p.Resp3))))
+		raw := e.dispatchInner(full, p.Resp3)
+		after()
+		p.WriteRaw(string(raw))
 	})
 	return true
-}
-
-// pairsReply reports whether Redis 7 answers cmd (args after the name) in
-// RESP3 with an array of [member, score] (or [field, value]) pairs, where
-// miniredis sends one flat array.
-func pairsReply(cmd string, args []string) bool {
-	has := func(tok string, from int) bool {
-		for _, a := range args[min(from, len(args)):] {
-			if strings.EqualFold(a, tok) {
-				return true
-			}
-		}
-		return false
-	}
-	switch cmd {
-	case "ZPOPMIN", "ZPOPMAX":
-		return len(args) == 2
-	case "ZRANGE", "ZRANGEBYSCORE", "ZREVRANGE", "ZREVRANGEBYSCORE":
-		return has("WITHSCORES", 3)
-	case "ZUNION", "ZINTER", "ZDIFF":
-		return has("WITHSCORES", 2)
-	case "ZRANDMEMBER":
-		return len(args) >= 3 && has("WITHSCORES", 2)
-	case "HRANDFIELD":
-		return len(args) >= 3 && has("WITHVALUES", 2)
-	}
-	return false
-}
-
-// regroupPairs turns a RESP3 array of 2n replies into n arrays of two; any
-// other reply (an error, a null, an odd count) is returned as it is.
-func regroupPairs(raw []byte) []byte {
-	end := bytes.Index(raw, []byte("\r\n"))
-	if len(raw) == 0 || raw[0] != '*' || end < 0 {
-		return raw
-	}
-	n, err := strconv.Atoi(string(raw[1:end]))
-	if err != nil || n <= 0 || n%2 != 0 {
-		return raw
-	}
-	out := make([]byte, 0, len(raw)+4*n)
-	out = append(out, '*')
-	out = strconv.AppendInt(out, int64(n/2), 10)
-	out = append(out, '\r', '\n')
-	pos := end + 2
-	for k := 0; k < n; k++ {
-		_, m, err := parseReply(raw[pos:])
-		if err != nil {
-			return raw
-		}
-		if k%2 == 0 {
-			out = append(out, "*2\r\n"...)
-		}
-		out = append(out, raw[pos:pos+m]...)
-		pos += m
-	}
-	return out
-}
-
-// pairsGuard answers a RESP3 client's command whose reply Redis groups in
-// pairs (pairsReply), running it on the engine's own connection and
-// regrouping the reply, and reports whether it did; in MULTI it queues
-// that for EXEC. Scripts get the same in redis.call (call.go).
-func (e *Engine) pairsGuard(c *server.Peer, cmd string, args []string) bool {
-	if c == e.inner || !c.Resp3 || !pairsReply(cmd, args) {
-		return false
-	}
-	return e.throughInner(c, cmd, args, regroupPairs)
 }
 
 // runNowOrQueued runs fn for c under miniredis's lock, or, in MULTI,
