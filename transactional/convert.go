@@ -4,6 +4,7 @@ import (
 	"math"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // maxReplyDepth bounds the Lua→RESP conversion, so a table that contains
@@ -29,7 +30,7 @@ func toRedisInt(f float64) int64 {
 // at the first nil.
 func writeLuaReply(w *respWriter, v lua.LValue, resp3 bool, depth int) {
 	if depth > maxReplyDepth {
-		w.errorReply("ERR reached lua stack limit")
+		w.errorReply(miniredis.MsgLuaStackLimit)
 		return
 	}
 	switch v := v.(type) {

@@ -314,7 +314,7 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 		rest := args[1:]
 		if len(rest) == 2 {
 			if !strings.EqualFold(rest[0], "REPLACE") {
-				w.errorReply("ERR Unknown option given: " + rest[0])
+				w.errorReply(fmt.Sprintf(miniredis.MsgUnknownOption, rest[0]))
 				break
 			}
 			replace = true
@@ -380,13 +380,13 @@ func (fr *functionRegistry) list(w *respWriter, args []string) {
 			withCode = true
 		case "LIBRARYNAME":
 			if i+1 >= len(args) {
-				w.errorReply("ERR library name argument was not given")
+				w.errorReply(miniredis.MsgNoLibraryNameArg)
 				return
 			}
 			pattern = args[i+1]
 			i++
 		default:
-			w.errorReply("ERR Unknown argument " + args[i])
+			w.errorReply(fmt.Sprintf(miniredis.MsgUnknownArgument, args[i]))
 			return
 		}
 	}

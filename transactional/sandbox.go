@@ -9,6 +9,7 @@ import (
 
 	"github.com/scriptgen/scriptgen/internal/commands"
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // RedisVersion is the Redis version the sandbox reproduces, as
@@ -709,7 +710,7 @@ func errorFromLua(v lua.LValue, name string) string {
 	if !ok {
 		return "ERR " + lua.LVAsString(v)
 	}
-	msg := "ERR unknown error"
+	msg := miniredis.MsgUnknownError
 	if m, ok := t.RawGetString("err").(lua.LString); ok {
 		msg = string(m)
 	}

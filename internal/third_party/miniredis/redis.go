@@ -150,6 +150,11 @@ const (
 	MsgLibraryNotFound   = "ERR Library not found"
 	MsgFunctionFlushOpt  = "ERR FUNCTION FLUSH only supports SYNC|ASYNC option"
 	MsgLoadTimeout       = "FUNCTION LOAD timeout"
+	MsgUnknownOption     = "ERR Unknown option given: %s"
+	MsgNoLibraryNameArg  = "ERR library name argument was not given"
+	MsgUnknownArgument   = "ERR Unknown argument %s"
+	MsgLuaStackLimit     = "ERR reached lua stack limit"
+	MsgUnknownError      = "ERR unknown error"
 )
 
 // MsgPubsubContext is Redis 7.0's reply to a command a subscribed
