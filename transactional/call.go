@@ -8,12 +8,6 @@ import (
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
-// Errors Redis's scriptCall raises before a command runs.
-const (
-	luaErrWrongArity = "Wrong number of args calling Redis command from script"
-	luaErrXreadBlock = "xread command is not allowed with BLOCK option from scripts"
-)
-
 // call implements redis.call (raise=true) and redis.pcall: the checks of
 // Redis 7's scriptCall, in its order, then a nested dispatch into miniredis.
 func (s *sandbox) call(L *lua.LState, raise bool) int {
@@ -95,20 +89,14 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	}
 	if info.Flags.Has(commands.Write) {
 		if r.readOnly {
-			return refuse("-" + msgWriteFromReadOnly)
+			return refuse("-" + miniredis.MsgWriteFromReadOnly)
 		}
 		r.wrote.Store(true)
 		if r.journal != nil {
 			s.e.record(r.journal, miniredis.PeerDB(s.e.inner), args)
 		}
 	}
-	var out *luaSink
-	if r.resp3 && pairsReply(strings.ToUpper(name), args[1:]) {
-		// A RESP3 run's pairs replies are regrouped as RESP (regroupPairs).
-		out = s.e.rawToLua(L, regroupPairs(s.e.dispatchInner(args, r.resp3)), r.resp3)
-	} else {
-		out = s.e.dispatchToLua(L, sc, args, r.resp3)
-	}
+	out := s.e.dispatchToLua(L, sc, args, r.resp3)
 	if isEmptyingStore(name) {
 		s.e.dropEmpty(args[1])
 	}

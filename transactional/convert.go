@@ -4,6 +4,7 @@ import (
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 	"github.com/scriptgen/scriptgen/transactional/internal/resp"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // maxReplyDepth bounds the Lua→RESP conversion, so a table that contains
@@ -19,7 +20,7 @@ const maxReplyDepth = 7994
 // at the first nil.
 func writeLuaReply(w *resp.Writer, v lua.LValue, resp3 bool, depth int) {
 	if depth > maxReplyDepth {
-		w.ErrorReply("ERR reached lua stack limit")
+		w.ErrorReply(miniredis.MsgLuaStackLimit)
 		return
 	}
 	switch v := v.(type) {

@@ -161,9 +161,10 @@
 // infinity) and in the sign of a zero or NaN result (-0.0 % 1, 5 % 0).
 // FUNCTION DUMP/RESTORE and SCRIPT DEBUG are not implemented.
 //
-// Of miniredis's own differences, the engine fixes those a script meets
-// or a client can crash the engine with (redisWay in hook.go; strict.go,
-// cmd_keys.go):
+// Of miniredis's own differences, those a script meets or a client can
+// crash the engine with are fixed, in our copy of miniredis (its strict.go,
+// cmd_keys.go, pairs.go) or, where the fix follows the command, by the
+// engine (inner.go, call.go):
 //   - integers read as Redis reads them (string2ll: "01", "+1" and "-0"
 //     refused with Redis's error) in the arguments of the commands scripts
 //     use (INCRBY, HINCRBY, the EXPIRE family, SET's EX and PX, SETEX,

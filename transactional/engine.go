@@ -40,9 +40,6 @@ type Engine struct {
 	m    *miniredis.Miniredis
 	srv  *server.Server
 	opts options
-	// store reaches miniredis's databases for DUMP, RESTORE and the
-	// journal; only used under miniredis's lock.
-	store *store
 
 	// inner is the nested peer redis.call dispatches through; only used
 	// under miniredis's lock.
@@ -171,7 +168,6 @@ func New(opts ...Option) *Engine {
 	}
 	conn.Close()
 	e.srv = e.m.Server()
-	e.store = newStore(e.m)
 	if !o.realTime {
 		e.now = o.start
 		e.m.SetTime(o.start)
@@ -283,7 +279,7 @@ func (e *Engine) EvalSHA(sha string, keys, argv []string) (any, error) {
 	if e.opts.realTime {
 		e.followWallClock()
 	}
-	if e.running.Load() != nil || !e.answerable(c) {
+	if e.running.Load() != nil || !e.m.PeerAnswerable(c) {
 		args := make([]string, 0, 3+len(keys)+len(argv))
 		args = append(append(append(args, "EVALSHA", sha, strconv.Itoa(len(keys))), keys...), argv...)
 		return e.doLocked(false, args)
@@ -322,7 +318,7 @@ func (e *Engine) evalSHA(c *server.Peer, sha string, keys, argv []string) (reply
 	sc := e.script(sha)
 	if sc == nil {
 		w := resp.Writer{}
-		w.ErrorReply(msgNoScript)
+		w.ErrorReply(miniredis.MsgNoScript)
 		return w.Buf
 	}
 	return e.evalScript(c, sc, false, keys, argv)
@@ -481,14 +477,6 @@ func (e *Engine) dispatchToLua(L *lua.LState, sc *scriptCmd, args []string, resp
 	default:
 		e.srv.RunHandler(e.inner, sc.handler, sc.upper, args[1:])
 	}
-	return s
-}
-
-// rawToLua is dispatchToLua for a reply the engine holds as RESP.
-func (e *Engine) rawToLua(L *lua.LState, raw []byte, resp3 bool) *luaSink {
-	s := &e.sink
-	s.reset(L, resp3)
-	s.Raw(string(raw))
 	return s
 }
 

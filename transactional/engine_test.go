@@ -237,7 +237,7 @@ func TestTimeLimit(t *testing.T) {
 	if err == nil || err.Error() != "ERR Error registering functions: FUNCTION LOAD timeout" {
 		t.Errorf("endless FUNCTION LOAD: %v", err)
 	}
-	if _, err := e.Do("FCALL", "f", "0"); err == nil || err.Error() != msgFunctionNotFound {
+	if _, err := e.Do("FCALL", "f", "0"); err == nil || err.Error() != miniredis.MsgFunctionNotFound {
 		t.Errorf("a library whose load timed out was installed: %v", err)
 	}
 }
@@ -252,7 +252,7 @@ func TestListenPasswordAndAtomicity(t *testing.T) {
 	anon := redis.NewClient(&redis.Options{Addr: addr.String(), MaxRetries: -1})
 	defer anon.Close()
 	for _, cmd := range [][]any{{"GET", "k"}, {"EVAL", "return 1", "0"}, {"FUNCTION", "LIST"}} {
-		if err := anon.Do(ctx, cmd...).Err(); err == nil || err.Error() != msgNoAuth {
+		if err := anon.Do(ctx, cmd...).Err(); err == nil || err.Error() != miniredis.MsgNoAuth {
 			t.Errorf("%v without AUTH: %v", cmd, err)
 		}
 	}

@@ -1,36 +1,27 @@
 package transactional
 
-import lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+import (
+	"strings"
 
-// Redis 7.0's error texts, verbatim, as the sandbox and the EVAL/FUNCTION
-// commands send them. They are named here, in one place, so the differential
-// suite and the engine cannot drift apart silently.
+	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
+)
+
+// The texts Redis 7.0 replies with live in one place, miniredis's copy
+// (its redis.go, exported for the commands the engine serves itself), so
+// that the differential suite, the engine and miniredis cannot drift apart
+// silently. Here are the texts only the engine has: those of the Lua
+// sandbox, and its own.
+
+// The shebang's texts, under the names shebang.go gives them.
 const (
-	msgWrongNumber       = "ERR wrong number of arguments for '%s' command"
-	msgInvalidInt        = "ERR value is not an integer or out of range"
-	msgNegativeKeys      = "ERR Number of keys can't be negative"
-	msgTooManyKeys       = "ERR Number of keys can't be greater than number of args"
-	msgNoScript          = "NOSCRIPT No matching script. Please use EVAL."
-	msgCompile           = "ERR Error compiling script (new function): %s"
-	msgScriptFlushOpt    = "ERR SCRIPT FLUSH only support SYNC|ASYNC option"
-	msgUnknownSubcommand = "ERR unknown subcommand '%s'. Try %s HELP."
-	msgNotBusy           = "NOTBUSY No scripts in execution right now."
-	msgUnkillable        = "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command."
-	msgBusy              = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."
-	msgBusyFunction      = "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE."
-	msgNoAuth            = "NOAUTH Authentication required."
-	msgScriptKilled      = "ERR Script killed by user with SCRIPT KILL..."
-	// Redis 7.0 words a killed function exactly like a killed script.
-	msgFunctionKilled    = msgScriptKilled
-	msgTimeLimit         = "ERR Script killed by scriptgen: it ran longer than the time limit (busy-reply-threshold)..."
-	msgWriteFromReadOnly = "ERR Write commands are not allowed from read-only scripts."
-	msgWriteFlagWithRO   = "ERR Can not execute a script with write flag using *_ro command."
-	msgUnknownFlag       = "ERR Unexpected flag in script shebang: %s"
-	msgUnknownShebangOpt = "ERR Unknown lua shebang option: %s"
-	msgUnknownEngine     = "ERR Unexpected engine in script shebang: %s"
-	msgInvalidShebang    = "ERR Invalid script shebang"
-	msgPubsubContext     = "ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"
+	msgUnknownFlag       = miniredis.MsgUnknownFlag
+	msgUnknownShebangOpt = miniredis.MsgUnknownShebangOpt
+	msgUnknownEngine     = miniredis.MsgUnknownEngine
+	msgInvalidShebang    = miniredis.MsgInvalidShebang
+)
 
+const (
 	// Errors raised inside the Lua sandbox. Redis adds "ERR " when they reach
 	// the client; inside the script (pcall) they are seen without it.
 	luaErrNoArgs          = "Please specify at least one argument for this redis lib call"
@@ -47,4 +38,32 @@ const (
 	luaErrLogArgs         = "redis.log() requires two arguments or more."
 	luaErrLogLevel        = "First argument must be a number (log level)."
 	luaErrLogInvalidLevel = "Invalid debug level."
+
+	// Errors Redis's scriptCall raises before a command runs.
+	luaErrWrongArity = "Wrong number of args calling Redis command from script"
+	luaErrXreadBlock = "xread command is not allowed with BLOCK option from scripts"
+
+	// redis.register_function's, as FUNCTION LOAD runs a library.
+	luaErrRegisterArgs      = "wrong number of arguments to redis.register_function"
+	luaErrRegisterSingleArg = "calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments)."
+	luaErrRegisterUnknown   = "unknown argument given to redis.register_function"
+	luaErrRegisterNoName    = "redis.register_function must get a function name argument"
+	luaErrRegisterNoFn      = "redis.register_function must get a callback argument"
+	luaErrRegisterNameType  = "function_name argument given to redis.register_function must be a string"
+	luaErrRegisterFnType    = "callback argument given to redis.register_function must be a function"
+	luaErrRegisterDescType  = "description argument given to redis.register_function must be a string"
+	luaErrRegisterFlagsType = "flags argument to redis.register_function must be a table representing function flags"
+	luaErrRegisterFlag      = "unknown flag given"
+	luaErrRegisterDuplicate = "Function already exists in the library"
+)
+
+// luaErrRegisterBadName is how Redis 7.0 reports a bad function name: with
+// the library-name text, without its code.
+var luaErrRegisterBadName = strings.TrimPrefix(miniredis.MsgBadLibraryName, "ERR ")
+
+// The engine's own replies: to a script stopped at the time limit, and to
+// a panic in the engine.
+const (
+	msgTimeLimit = "ERR Script killed by scriptgen: it ran longer than the time limit (busy-reply-threshold)..."
+	msgInternal  = "ERR scriptgen engine internal error: %v"
 )

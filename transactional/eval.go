@@ -34,7 +34,7 @@ func (e *Engine) createScript(body string) (*evalScript, error) {
 	src, host := hostScript(src)
 	proto, err := lua51.Compile(src, "user_script")
 	if err != nil {
-		return nil, fmt.Errorf(msgCompile, err.Error())
+		return nil, fmt.Errorf(miniredis.MsgCompile, err.Error())
 	}
 	fn := e.eval.L.NewFunctionFromProto(proto)
 	fn.Env = e.eval.scriptEnv(proto)
@@ -56,13 +56,13 @@ func (e *Engine) script(sha string) *evalScript {
 func parseNumKeys(args []string) (keys, argv []string, errMsg string) {
 	n, err := strconv.ParseInt(args[0], 10, 64)
 	if err != nil {
-		return nil, nil, msgInvalidInt
+		return nil, nil, miniredis.MsgInvalidInt
 	}
 	if n < 0 {
-		return nil, nil, msgNegativeKeys
+		return nil, nil, miniredis.MsgNegativeKeys
 	}
 	if n > int64(len(args)-1) {
-		return nil, nil, msgTooManyKeys
+		return nil, nil, miniredis.MsgTooManyKeys
 	}
 	return args[1 : 1+n], args[1+n:], ""
 }
@@ -79,7 +79,7 @@ func (e *Engine) cmdEval(c *server.Peer, cmd string, args []string) {
 	if cmd == "EVALSHA" || cmd == "EVALSHA_RO" {
 		sc = e.script(args[0])
 		if sc == nil {
-			writeError(c, msgNoScript)
+			writeError(c, miniredis.MsgNoScript)
 			return
 		}
 	} else {
@@ -99,7 +99,7 @@ func (e *Engine) cmdEval(c *server.Peer, cmd string, args []string) {
 func (e *Engine) evalScript(c *server.Peer, sc *evalScript, readOnly bool, keys, argv []string) []byte {
 	if readOnly && sc.flags&(scriptNoWrites|scriptCompat) == 0 {
 		w := resp.Writer{Buf: e.reply[:0], G: e.goReply}
-		w.ErrorReply(msgWriteFlagWithRO)
+		w.ErrorReply(miniredis.MsgWriteFlagWithRO)
 		e.reply = w.Buf
 		return w.Buf
 	}
@@ -224,9 +224,9 @@ func killedError(L *lua.LState, obj lua.LValue, reason killReason) lua.LValue {
 	}
 	switch reason {
 	case killScript:
-		t.RawSetString("err", lua.LString(msgScriptKilled))
+		t.RawSetString("err", lua.LString(miniredis.MsgScriptKilled))
 	case killFunction:
-		t.RawSetString("err", lua.LString(msgFunctionKilled))
+		t.RawSetString("err", lua.LString(miniredis.MsgFunctionKilled))
 	default:
 		t.RawSetString("err", lua.LString(msgTimeLimit))
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 	"github.com/scriptgen/scriptgen/transactional/internal/resp"
@@ -18,38 +19,6 @@ import (
 // small load API (redis.register_function, redis.log, the version fields)
 // and nothing else, then it is switched back to the full sandbox, exactly
 // the trick function_lua.c plays with the globals' __index.
-
-const (
-	msgMissingMetadata   = "ERR Missing library metadata"
-	msgNoLibraryName     = "ERR Library name was not given"
-	msgBadLibraryName    = "ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long"
-	msgBadMetadata       = "ERR Invalid metadata value given: %s"
-	msgEngineNotFound    = "ERR Engine '%s' not found"
-	msgLibraryExists     = "ERR Library '%s' already exists"
-	msgNoFunctions       = "ERR No functions registered"
-	msgFunctionExists    = "ERR Function %s already exists"
-	msgCompileFunction   = "ERR Error compiling function: %s"
-	msgRegisterFunctions = "ERR Error registering functions: %s"
-	msgFunctionNotFound  = "ERR Function not found"
-	msgBadNumKeys        = "ERR Bad number of keys provided"
-	msgLibraryNotFound   = "ERR Library not found"
-	msgFunctionFlushOpt  = "ERR FUNCTION FLUSH only supports SYNC|ASYNC option"
-	msgLoadTimeout       = "FUNCTION LOAD timeout"
-
-	luaErrRegisterArgs      = "wrong number of arguments to redis.register_function"
-	luaErrRegisterSingleArg = "calling redis.register_function with a single argument is only applicable to Lua table (representing named arguments)."
-	luaErrRegisterUnknown   = "unknown argument given to redis.register_function"
-	luaErrRegisterNoName    = "redis.register_function must get a function name argument"
-	luaErrRegisterNoFn      = "redis.register_function must get a callback argument"
-	luaErrRegisterNameType  = "function_name argument given to redis.register_function must be a string"
-	luaErrRegisterFnType    = "callback argument given to redis.register_function must be a function"
-	luaErrRegisterDescType  = "description argument given to redis.register_function must be a string"
-	luaErrRegisterFlagsType = "flags argument to redis.register_function must be a table representing function flags"
-	luaErrRegisterFlag      = "unknown flag given"
-	luaErrRegisterDuplicate = "Function already exists in the library"
-	// Redis 7.0 reports a bad function name with the library-name text.
-	luaErrRegisterBadName = "Library names can only contain letters, numbers, or underscores(_) and must be at least one character long"
-)
 
 type library struct {
 	name  string
@@ -225,7 +194,7 @@ func (s *sandbox) registerFunction(L *lua.LState) int {
 // parseLibraryShebang reads "#!lua name=<lib>".
 func parseLibraryShebang(code string) (name, body string, errMsg string) {
 	if !strings.HasPrefix(code, "#!") {
-		return "", "", msgMissingMetadata
+		return "", "", miniredis.MsgMissingMetadata
 	}
 	nl := strings.IndexByte(code, '\n')
 	line := code
@@ -235,25 +204,25 @@ func parseLibraryShebang(code string) (name, body string, errMsg string) {
 	}
 	parts := splitArgs(line)
 	if len(parts) == 0 {
-		return "", "", msgMissingMetadata
+		return "", "", miniredis.MsgMissingMetadata
 	}
 	engine := strings.TrimPrefix(parts[0], "#!")
 	if !strings.EqualFold(engine, "lua") {
-		return "", "", fmt.Sprintf(msgEngineNotFound, engine)
+		return "", "", fmt.Sprintf(miniredis.MsgEngineNotFound, engine)
 	}
 	found := false
 	for _, p := range parts[1:] {
 		v, ok := strings.CutPrefix(p, "name=")
 		if !ok {
-			return "", "", fmt.Sprintf(msgBadMetadata, p)
+			return "", "", fmt.Sprintf(miniredis.MsgBadMetadata, p)
 		}
 		name, found = v, true
 	}
 	if !found {
-		return "", "", msgNoLibraryName
+		return "", "", miniredis.MsgNoLibraryName
 	}
 	if !validName(name) {
-		return "", "", msgBadLibraryName
+		return "", "", miniredis.MsgBadLibraryName
 	}
 	return name, body, ""
 }
@@ -265,12 +234,12 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 		return "", msg
 	}
 	if _, exists := fr.libs[name]; exists && !replace {
-		return "", fmt.Sprintf(msgLibraryExists, name)
+		return "", fmt.Sprintf(miniredis.MsgLibraryExists, name)
 	}
 	body, host := hostLibrary(body)
 	proto, err := lua51.Compile(body, "user_function")
 	if err != nil {
-		return "", fmt.Sprintf(msgCompileFunction, err.Error())
+		return "", fmt.Sprintf(miniredis.MsgCompileFunction, err.Error())
 	}
 	s := fr.sandbox
 	L := s.L
@@ -303,7 +272,7 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 
 	if err != nil {
 		if r.killed() != killNone {
-			return "", fmt.Sprintf(msgRegisterFunctions, msgLoadTimeout)
+			return "", fmt.Sprintf(miniredis.MsgRegisterFunctions, miniredis.MsgLoadTimeout)
 		}
 		var obj lua.LValue = lua.LString(err.Error())
 		if aerr, ok := err.(*lua.ApiError); ok {
@@ -313,14 +282,14 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 		if t, ok := obj.(*lua.LTable); ok {
 			text = lua.LVAsString(t.RawGetString("err"))
 		}
-		return "", fmt.Sprintf(msgRegisterFunctions, text)
+		return "", fmt.Sprintf(miniredis.MsgRegisterFunctions, text)
 	}
 	if len(ld.funcs) == 0 {
-		return "", msgNoFunctions
+		return "", miniredis.MsgNoFunctions
 	}
 	for fname := range ld.funcs {
 		if other, ok := fr.funcs[fname]; ok && other.lib.name != name {
-			return "", fmt.Sprintf(msgFunctionExists, fname)
+			return "", fmt.Sprintf(miniredis.MsgFunctionExists, fname)
 		}
 	}
 	if old, ok := fr.libs[name]; ok {
@@ -347,13 +316,13 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 		rest := args[1:]
 		if len(rest) == 2 {
 			if !strings.EqualFold(rest[0], "REPLACE") {
-				w.ErrorReply("ERR Unknown option given: " + rest[0])
+				w.ErrorReply(fmt.Sprintf(miniredis.MsgUnknownOption, rest[0]))
 				break
 			}
 			replace = true
 			rest = rest[1:]
 		} else if len(rest) != 1 {
-			w.ErrorReply(fmt.Sprintf(msgWrongNumber, "function|load"))
+			w.ErrorReply(fmt.Sprintf(miniredis.MsgWrongNumber, "function|load"))
 			break
 		}
 		name, msg := fr.load(c, rest[0], replace)
@@ -365,7 +334,7 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 	case "DELETE":
 		lib, ok := fr.libs[args[1]]
 		if !ok {
-			w.ErrorReply(msgLibraryNotFound)
+			w.ErrorReply(miniredis.MsgLibraryNotFound)
 			break
 		}
 		for fname := range lib.funcs {
@@ -375,7 +344,7 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 		w.Status("OK")
 	case "FLUSH":
 		if len(args) == 2 && !strings.EqualFold(args[1], "SYNC") && !strings.EqualFold(args[1], "ASYNC") || len(args) > 2 {
-			w.ErrorReply(msgFunctionFlushOpt)
+			w.ErrorReply(miniredis.MsgFunctionFlushOpt)
 			break
 		}
 		e.funcs = newFunctionRegistry(e)
@@ -413,13 +382,13 @@ func (fr *functionRegistry) list(w *resp.Writer, args []string) {
 			withCode = true
 		case "LIBRARYNAME":
 			if i+1 >= len(args) {
-				w.ErrorReply("ERR library name argument was not given")
+				w.ErrorReply(miniredis.MsgNoLibraryNameArg)
 				return
 			}
 			pattern = args[i+1]
 			i++
 		default:
-			w.ErrorReply("ERR Unknown argument " + args[i])
+			w.ErrorReply(fmt.Sprintf(miniredis.MsgUnknownArgument, args[i]))
 			return
 		}
 	}
@@ -483,26 +452,26 @@ func (fr *functionRegistry) list(w *resp.Writer, args []string) {
 func (e *Engine) cmdFcall(c *server.Peer, cmd string, args []string) {
 	f, ok := e.funcs.funcs[args[0]]
 	if !ok {
-		writeError(c, msgFunctionNotFound)
+		writeError(c, miniredis.MsgFunctionNotFound)
 		return
 	}
 	n, err := strconv.ParseInt(args[1], 10, 64)
 	if err != nil {
-		writeError(c, msgBadNumKeys)
+		writeError(c, miniredis.MsgBadNumKeys)
 		return
 	}
 	rest := args[2:]
 	if n > int64(len(rest)) {
-		writeError(c, msgTooManyKeys)
+		writeError(c, miniredis.MsgTooManyKeys)
 		return
 	}
 	if n < 0 {
-		writeError(c, msgNegativeKeys)
+		writeError(c, miniredis.MsgNegativeKeys)
 		return
 	}
 	ro := cmd == "FCALL_RO"
 	if ro && f.flags&scriptNoWrites == 0 {
-		writeError(c, msgWriteFlagWithRO)
+		writeError(c, miniredis.MsgWriteFlagWithRO)
 		return
 	}
 	r := e.runs.next(c, f.name)

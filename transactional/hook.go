@@ -20,12 +20,9 @@ var scriptCommands = map[string]bool{
 // connection (and of redis.call, which it lets through untouched).
 func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 	if c == e.inner {
-		// A script's own command: miniredis's lock is held already.
-		if isKeyCommand(cmd) {
-			e.keyCommand(c, cmd, args)
-			return true
-		}
-		return e.redisWay(c, cmd, args)
+		// A script's own command: miniredis's copy checks it (its
+		// strict.go), and call.go mends what the engine mends after it.
+		return false
 	}
 	if e.opts.realTime && e.running.Load() == nil {
 		e.followWallClock()
@@ -35,22 +32,19 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 			return true
 		}
 	}
-	if !scriptCommands[cmd] && !isKeyCommand(cmd) {
+	if !scriptCommands[cmd] {
 		return e.redisWay(c, cmd, args)
 	}
 	e.scriptCommand(c, cmd, args)
 	return true
 }
 
-// redisWay answers, as Redis does, the data commands miniredis gets wrong
-// in the ways strict.go and cmd_keys.go list, and reports whether it did;
-// everything else is miniredis's. The caller holds miniredis's lock for a
-// script's own command; for a client's, each guard takes it as it needs.
+// redisWay answers, as Redis does, the client commands whose outcome the
+// engine mends after miniredis (inner.go), and reports whether it did;
+// everything else is miniredis's, whose copy checks arguments as Redis
+// does itself (its strict.go).
 func (e *Engine) redisWay(c *server.Peer, cmd string, args []string) bool {
-	return e.strictIntegers(c, cmd, args) || e.setrangeGuard(c, cmd, args) || e.zsetGuard(c, cmd, args) ||
-		e.getrangeGuard(c, cmd, args) || e.moveInPlace(c, cmd, args) || e.ttlRounded(c, cmd, args) ||
-		e.storeSourcesTyped(c, cmd, args) || e.storeDropsEmpty(c, cmd, args) || e.streamGuard(c, cmd, args) ||
-		e.pairsGuard(c, cmd, args)
+	return e.storeDropsEmpty(c, cmd, args)
 }
 
 // whileBusy answers commands that arrive while a script runs: SCRIPT KILL
@@ -65,12 +59,12 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 		switch {
 		case (cmd == "SCRIPT") == r.function:
 			if r.function {
-				writeError(c, msgBusyFunction)
+				writeError(c, miniredis.MsgBusyFunction)
 			} else {
-				writeError(c, msgBusy)
+				writeError(c, miniredis.MsgBusy)
 			}
 		case r.wrote.Load():
-			writeError(c, msgUnkillable)
+			writeError(c, miniredis.MsgUnkillable)
 		default:
 			if r.function {
 				r.kill(killFunction)
@@ -97,9 +91,9 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 		return false
 	}
 	if r.function {
-		writeError(c, msgBusyFunction)
+		writeError(c, miniredis.MsgBusyFunction)
 	} else {
-		writeError(c, msgBusy)
+		writeError(c, miniredis.MsgBusy)
 	}
 	return true
 }
@@ -115,9 +109,9 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 		// An unknown subcommand of SCRIPT or FUNCTION.
 		miniredis.MarkPeerDirty(c)
 		if len(args) == 0 {
-			writeError(c, fmt.Sprintf(msgWrongNumber, lower))
+			writeError(c, fmt.Sprintf(miniredis.MsgWrongNumber, lower))
 		} else {
-			writeError(c, fmt.Sprintf(msgUnknownSubcommand, strings.ToLower(args[0]), cmd))
+			writeError(c, fmt.Sprintf(miniredis.MsgUnknownSubcommand, strings.ToLower(args[0]), cmd))
 		}
 		return
 	}
@@ -127,15 +121,15 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 		if strings.Contains(info.Name, "|") {
 			name = lower + "|" + strings.ToLower(args[0])
 		}
-		writeError(c, fmt.Sprintf(msgWrongNumber, name))
+		writeError(c, fmt.Sprintf(miniredis.MsgWrongNumber, name))
 		return
 	}
 	if e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
-		writeError(c, msgNoAuth)
+		writeError(c, miniredis.MsgNoAuth)
 		return
 	}
 	if miniredis.PeerSubscribed(c) {
-		writeError(c, fmt.Sprintf(msgPubsubContext, lower))
+		writeError(c, fmt.Sprintf(miniredis.MsgPubsubContext, lower))
 		return
 	}
 	if msg := validateSubcommand(cmd, args); msg != "" {
@@ -145,7 +139,7 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 	}
 	if cmd == "SCRIPT" && strings.EqualFold(args[0], "KILL") || cmd == "FUNCTION" && strings.EqualFold(args[0], "KILL") {
 		// Nothing runs (whileBusy catches a running script): Redis's reply.
-		writeError(c, msgNotBusy)
+		writeError(c, miniredis.MsgNotBusy)
 		return
 	}
 	if miniredis.PeerInMulti(c) {
@@ -166,9 +160,9 @@ func validateSubcommand(cmd string, args []string) string {
 	}
 	if len(args) > 2 || len(args) == 2 && !strings.EqualFold(args[1], "SYNC") && !strings.EqualFold(args[1], "ASYNC") {
 		if cmd == "SCRIPT" {
-			return msgScriptFlushOpt
+			return miniredis.MsgScriptFlushOpt
 		}
-		return msgFunctionFlushOpt
+		return miniredis.MsgFunctionFlushOpt
 	}
 	return ""
 }
@@ -185,8 +179,6 @@ func (e *Engine) runCommand(c *server.Peer, cmd string, args []string) {
 		e.cmdFunction(c, args)
 	case "FCALL", "FCALL_RO":
 		e.cmdFcall(c, cmd, args)
-	case "DUMP", "RESTORE", "COPY":
-		e.keyCommand(c, cmd, args)
 	}
 }
 
@@ -198,9 +190,6 @@ func (e *Engine) recoverInto(c *server.Peer) {
 		writeError(c, fmt.Sprintf(msgInternal, v))
 	}
 }
-
-// msgInternal is the error reply for a panic in the engine.
-const msgInternal = "ERR scriptgen engine internal error: %v"
 
 // clearRunning forgets the script a panic interrupted.
 func (e *Engine) clearRunning() {

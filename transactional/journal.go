@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
@@ -14,7 +15,7 @@ import (
 // complete state (type, value, expiry, or absence) before the run's first
 // write to it. On error every journaled key is put back; on success the
 // journal is dropped. Snapshots are deep copies of miniredis's own values
-// (keyspace.go), so every type it holds is covered, HyperLogLogs and hash
+// (miniredis.KeySnapshot), so every type it holds is covered, HyperLogLogs and hash
 // field expiries included.
 type journal struct {
 	entries []journalEntry
@@ -31,7 +32,7 @@ type journalKey struct {
 
 type journalEntry struct {
 	journalKey
-	snap snapshot
+	snap miniredis.KeySnapshot
 }
 
 // allRefused is what a run started with DoTransactional refuses: every
@@ -77,14 +78,14 @@ func (e *Engine) record(j *journal, db int, args []string) {
 		// The command will fail on its own arguments and change nothing.
 		return
 	}
-	var dbv = e.store.db(db)
+	dbv := e.m.DBLocked(db)
 	for _, p := range pos {
 		k := journalKey{db, args[p]}
 		if _, ok := j.seen[k]; ok {
 			continue
 		}
 		j.seen[k] = struct{}{}
-		j.entries = append(j.entries, journalEntry{k, e.store.snap(dbv, k.key)})
+		j.entries = append(j.entries, journalEntry{k, dbv.Snapshot(k.key)})
 	}
 }
 
@@ -92,7 +93,7 @@ func (e *Engine) record(j *journal, db int, args []string) {
 func (e *Engine) rollback(j *journal) {
 	for i := len(j.entries) - 1; i >= 0; i-- {
 		en := j.entries[i]
-		e.store.restore(e.store.db(en.db), en.key, en.snap)
+		e.m.DBLocked(en.db).RestoreSnapshot(en.key, en.snap)
 	}
 	j.entries = nil
 }

@@ -2,38 +2,13 @@ package transactional
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/transactional/prelude"
 )
-
-// TestKeyspaceInternals fails loudly when miniredis's database layout, which
-// keyspace.go reaches into, changes.
-func TestKeyspaceInternals(t *testing.T) {
-	e := newEngine(t)
-	e.m.Lock()
-	defer e.m.Unlock()
-	db := e.store.db(0)
-	for name, kind := range dbFields {
-		f := db.FieldByName(name)
-		if !f.IsValid() || f.Kind() != kind {
-			t.Errorf("miniredis.RedisDB lost field %s of kind %s", name, kind)
-		}
-	}
-	for typ, name := range typeFields {
-		if f := db.FieldByName(name); !f.IsValid() || f.Kind() != reflect.Map {
-			t.Errorf("no map %s for %s keys", name, typ)
-		}
-	}
-	for _, name := range []string{"dbs", "now", "lastTick"} {
-		if !e.store.m.FieldByName(name).IsValid() {
-			t.Errorf("miniredis.Miniredis lost field %s", name)
-		}
-	}
-}
 
 // state reads every key of db 0 in a comparable form, HyperLogLogs and
 // expiries included, through the engine's own commands.
@@ -245,11 +220,11 @@ func TestSnapshotIsDeep(t *testing.T) {
 	seedAll(t, e)
 	before := state(t, e)
 	e.m.Lock()
-	db := e.store.db(0)
-	var snaps []snapshot
+	db := e.m.DBLocked(0)
+	var snaps []miniredis.KeySnapshot
 	keys := []string{"s", "h", "l", "x", "z", "st", "p"}
 	for _, k := range keys {
-		snaps = append(snaps, e.store.snap(db, k))
+		snaps = append(snaps, db.Snapshot(k))
 	}
 	e.m.Unlock()
 	for _, c := range [][]string{
@@ -260,7 +235,7 @@ func TestSnapshotIsDeep(t *testing.T) {
 	}
 	e.m.Lock()
 	for i, k := range keys {
-		e.store.restore(db, k, snaps[i])
+		db.RestoreSnapshot(k, snaps[i])
 	}
 	e.m.Unlock()
 	if got := state(t, e); got != before {

@@ -11,6 +11,7 @@ import (
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 	"github.com/scriptgen/scriptgen/transactional/internal/lualib"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // RedisVersion is the Redis version the sandbox reproduces, as
@@ -674,7 +675,7 @@ func errorFromLua(v lua.LValue, name string) string {
 	if !ok {
 		return "ERR " + lua.LVAsString(v)
 	}
-	msg := "ERR unknown error"
+	msg := miniredis.MsgUnknownError
 	if m, ok := t.RawGetString("err").(lua.LString); ok {
 		msg = string(m)
 	}

@@ -122,8 +122,8 @@ func (s *luaSink) Push(n int) { s.begin('*', n) }
 func (s *luaSink) Map(n int)  { s.begin('%', n) }
 func (s *luaSink) Set(n int)  { s.begin('~', n) }
 
-// Raw is a reply the engine made as RESP itself (the commands of
-// cmd_keys.go, COMMAND): parsed and converted as the RESP path does.
+// Raw is a reply the engine made as RESP itself (the replies inner.go
+// reshapes, COMMAND): parsed and converted as the RESP path does.
 func (s *luaSink) Raw(b string) {
 	for len(b) > 0 && !s.done {
 		reply, n, err := resp.Parse([]byte(b))

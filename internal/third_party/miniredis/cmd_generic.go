@@ -28,11 +28,10 @@ func inMilliSeconds(t time.Time) int {
 	return int(t.UnixMilli())
 }
 
-// commandsGeneric handles EXPIRE, TTL, PERSIST, &c.
+// commandsGeneric handles EXPIRE, TTL, PERSIST, &c. (scriptgen: COPY, DUMP
+// and RESTORE are in cmd_keys.go, in Redis's own terms.)
 func commandsGeneric(m *Miniredis) {
-	m.srv.Register("COPY", m.cmdCopy)
 	m.srv.Register("DEL", m.cmdDel)
-	m.srv.Register("DUMP", m.cmdDump, server.ReadOnlyOption())
 	m.srv.Register("EXISTS", m.cmdExists, server.ReadOnlyOption())
 	m.srv.Register("EXPIRE", makeCmdExpire(m, false, time.Second))
 	m.srv.Register("EXPIREAT", makeCmdExpire(m, true, time.Second))
@@ -49,7 +48,6 @@ func commandsGeneric(m *Miniredis) {
 	m.srv.Register("RANDOMKEY", m.cmdRandomkey, server.ReadOnlyOption())
 	m.srv.Register("RENAME", m.cmdRename)
 	m.srv.Register("RENAMENX", m.cmdRenamenx)
-	m.srv.Register("RESTORE", m.cmdRestore)
 	m.srv.Register("TOUCH", m.cmdTouch, server.ReadOnlyOption())
 	m.srv.Register("TTL", m.cmdTTL, server.ReadOnlyOption())
 	m.srv.Register("TYPE", m.cmdType, server.ReadOnlyOption())
@@ -318,27 +316,6 @@ func (m *Miniredis) cmdDel(c *server.Peer, cmd string, args []string) {
 	})
 }
 
-// DUMP
-func (m *Miniredis) cmdDump(c *server.Peer, cmd string, args []string) {
-	if !m.isValidCMD(c, cmd, args, exactly(1)) {
-		return
-	}
-
-	key := args[0]
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-		keyType, exists := db.keys[key]
-		if !exists {
-			c.WriteNull()
-		} else if keyType != keyTypeString {
-			c.WriteError(msgWrongType)
-		} else {
-			c.WriteBulk(db.stringGet(key))
-		}
-	})
-}
-
 // TYPE
 func (m *Miniredis) cmdType(c *server.Peer, cmd string, args []string) {
 	if !m.isValidCMD(c, cmd, args, exactly(1)) {
@@ -522,78 +499,6 @@ func (m *Miniredis) cmdRenamenx(c *server.Peer, cmd string, args []string) {
 	})
 }
 
-type restoreOpts struct {
-	key             string
-	serializedValue string
-	rawTtl          string
-	replace         bool
-	absTtl          bool
-}
-
-func restoreParse(args []string) *restoreOpts {
-	var opts restoreOpts
-
-	opts.key, opts.rawTtl, opts.serializedValue, args = args[0], args[1], args[2], args[3:]
-
-	for len(args) > 0 {
-		switch arg := strings.ToUpper(args[0]); arg {
-		case "REPLACE":
-			opts.replace = true
-		case "ABSTTL":
-			opts.absTtl = true
-		default:
-			return nil
-		}
-
-		args = args[1:]
-	}
-
-	return &opts
-}
-
-// RESTORE
-func (m *Miniredis) cmdRestore(c *server.Peer, cmd string, args []string) {
-	if !m.isValidCMD(c, cmd, args, atLeast(3)) {
-		return
-	}
-
-	var opts = restoreParse(args)
-	if opts == nil {
-		setDirty(c)
-		c.WriteError(msgSyntaxError)
-		return
-	}
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-
-		_, keyExists := db.keys[opts.key]
-		if keyExists && !opts.replace {
-			setDirty(c)
-			c.WriteError("BUSYKEY Target key name already exists.")
-			return
-		}
-
-		ttl, err := strconv.Atoi(opts.rawTtl)
-		if err != nil || ttl < 0 {
-			c.WriteError(msgInvalidInt)
-			return
-		}
-
-		db.stringSet(opts.key, opts.serializedValue)
-
-		if ttl != 0 {
-			if opts.absTtl {
-				db.setTTL(opts.key, m.at(ttl, time.Millisecond))
-			} else {
-				db.setTTL(opts.key, time.Duration(ttl)*time.Millisecond)
-			}
-		}
-
-		c.WriteOK()
-	})
-}
-
 type scanOpts struct {
 	cursor    int
 	count     int
@@ -699,82 +604,6 @@ func (m *Miniredis) cmdScan(c *server.Peer, cmd string, args []string) {
 		for _, k := range keys {
 			c.WriteBulk(k)
 		}
-	})
-}
-
-type copyOpts struct {
-	from          string
-	to            string
-	destinationDB int
-	replace       bool
-}
-
-func copyParse(cmd string, args []string) (*copyOpts, error) {
-	opts := copyOpts{
-		destinationDB: -1,
-	}
-
-	opts.from, opts.to, args = args[0], args[1], args[2:]
-	for len(args) > 0 {
-		switch strings.ToLower(args[0]) {
-		case "db":
-			if len(args) < 2 {
-				return nil, errors.New(msgSyntaxError)
-			}
-			if err := optIntSimple(args[1], &opts.destinationDB); err != nil {
-				return nil, err
-			}
-			if opts.destinationDB < 0 {
-				return nil, errors.New(msgDBIndexOutOfRange)
-			}
-			args = args[2:]
-		case "replace":
-			opts.replace = true
-			args = args[1:]
-		default:
-			return nil, errors.New(msgSyntaxError)
-		}
-	}
-	return &opts, nil
-}
-
-// COPY
-func (m *Miniredis) cmdCopy(c *server.Peer, cmd string, args []string) {
-	if !m.isValidCMD(c, cmd, args, atLeast(2)) {
-		return
-	}
-
-	opts, err := copyParse(cmd, args)
-	if err != nil {
-		setDirty(c)
-		c.WriteError(err.Error())
-		return
-	}
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		fromDB, toDB := ctx.selectedDB, opts.destinationDB
-		if toDB == -1 {
-			toDB = fromDB
-		}
-
-		if fromDB == toDB && opts.from == opts.to {
-			c.WriteError("ERR source and destination objects are the same")
-			return
-		}
-
-		if !m.db(fromDB).exists(opts.from) {
-			c.WriteInt(0)
-			return
-		}
-
-		if !opts.replace {
-			if m.db(toDB).exists(opts.to) {
-				c.WriteInt(0)
-				return
-			}
-		}
-
-		m.copy(m.db(fromDB), opts.from, m.db(toDB), opts.to)
-		c.WriteInt(1)
 	})
 }
 

@@ -934,13 +934,6 @@ func TestRenamenx(t *testing.T) {
 func TestCopy(t *testing.T) {
 	s, c := runWithClient(t)
 
-	t.Run("parse", func(t *testing.T) {
-		t.Run("basic", func(t *testing.T) {
-			v, err := copyParse("copy", []string{"key1", "key2"})
-			ok(t, err)
-			equals(t, copyOpts{from: "key1", to: "key2", destinationDB: -1}, *v)
-		})
-	})
 
 	t.Run("basic", func(t *testing.T) {
 		s.Set("key1", "value")

@@ -461,12 +461,15 @@ func (m *Miniredis) makeCmdZinter(store bool) func(c *server.Peer, cmd string, a
 				return
 			}
 			// ZINTER mode
-			size := len(sset)
-			if opts.WithScores {
-				size *= 2
+			if !opts.WithScores {
+				c.WriteLen(len(sset))
+			} else {
+				pairsLen(c, len(sset), c.Resp3) // scriptgen
 			}
-			c.WriteLen(size)
 			for _, l := range sortedKeys(sset) {
+				if opts.WithScores {
+					pair(c, c.Resp3) // scriptgen
+				}
 				c.WriteBulk(l)
 				if opts.WithScores {
 					c.WriteFloat(sset[l])
@@ -1194,11 +1197,14 @@ func (m *Miniredis) cmdZunion(c *server.Peer, cmd string, args []string) {
 		}
 
 		if withScores {
-			c.WriteLen(len(sset) * 2)
+			pairsLen(c, len(sset), c.Resp3) // scriptgen
 		} else {
 			c.WriteLen(len(sset))
 		}
 		for _, el := range sset.byScore(asc) {
+			if withScores {
+				pair(c, c.Resp3) // scriptgen
+			}
 			c.WriteBulk(el.member)
 			if withScores {
 				c.WriteFloat(el.score)
@@ -1507,12 +1513,18 @@ func (m *Miniredis) cmdZpopmax(reverse bool) server.Cmd {
 				reverseSlice(members)
 			}
 			rs, re := redisRange(len(members), 0, count-1, false)
+			// scriptgen: with a count, RESP3 gets pairs; without, one
+			// flat pair, as from Redis.
+			grouped := c.Resp3 && len(args) > 1
 			if withScores {
-				c.WriteLen((re - rs) * 2)
+				pairsLen(c, re-rs, grouped)
 			} else {
 				c.WriteLen(re - rs)
 			}
 			for _, el := range members[rs:re] {
+				if withScores {
+					pair(c, grouped)
+				}
 				c.WriteBulk(el)
 				if withScores {
 					c.WriteFloat(db.ssetScore(key, el))
@@ -1808,8 +1820,9 @@ func (m *Miniredis) cmdZrandmember(c *server.Peer, cmd string, args []string) {
 			}
 		}
 		if opts.withScores {
-			c.WriteLen(len(members) * 2)
+			pairsLen(c, len(members), c.Resp3) // scriptgen
 			for _, m := range members {
+				pair(c, c.Resp3)
 				c.WriteBulk(m)
 				c.WriteFloat(db.ssetScore(opts.key, m))
 			}
@@ -1852,7 +1865,7 @@ func runRange(m *Miniredis, c *server.Peer, cctx *connCtx, opts optsRange) {
 	members := db.ssetView(opts.Key)
 	rs, re := redisRange(len(members), min, max, false)
 	if opts.WithScores {
-		c.WriteLen((re - rs) * 2)
+		pairsLen(c, re-rs, c.Resp3) // scriptgen
 	} else {
 		c.WriteLen(re - rs)
 	}
@@ -1860,6 +1873,9 @@ func runRange(m *Miniredis, c *server.Peer, cctx *connCtx, opts optsRange) {
 		el := members[i]
 		if opts.Reverse {
 			el = members[len(members)-1-i]
+		}
+		if opts.WithScores {
+			pair(c, c.Resp3)
 		}
 		c.WriteBulk(el.member)
 		if opts.WithScores {
@@ -1943,11 +1959,14 @@ func runRangeByScore(m *Miniredis, c *server.Peer, cctx *connCtx, opts optsRange
 	}
 
 	if opts.WithScores {
-		c.WriteLen(len(members) * 2)
+		pairsLen(c, len(members), c.Resp3) // scriptgen
 	} else {
 		c.WriteLen(len(members))
 	}
 	for _, el := range members {
+		if opts.WithScores {
+			pair(c, c.Resp3)
+		}
 		c.WriteBulk(el.member)
 		if opts.WithScores {
 			c.WriteFloat(el.score)

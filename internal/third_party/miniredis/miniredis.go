@@ -234,6 +234,8 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsHll(m)
 	commandsClient(m)
 	commandsObject(m)
+	commandsKeys(m)   // scriptgen
+	commandsStrict(m) // scriptgen: last, it wraps the commands above
 
 	return nil
 }
@@ -604,6 +606,13 @@ func exactly(n int) argRequirements {
 
 // isValidCMD returns true if command is valid and can be executed.
 func (m *Miniredis) isValidCMD(c *server.Peer, cmd string, args []string, argReqs argRequirements) bool {
+	return m.isValidCMDWith(c, cmd, args, argReqs, m.checkPubsub)
+}
+
+// isValidCMDWith is isValidCMD with checkPubsub's part played by
+// pubsub (scriptgen: the commands in Redis's terms answer a subscribed
+// connection with Redis 7.0's text, checkPubsub7).
+func (m *Miniredis) isValidCMDWith(c *server.Peer, cmd string, args []string, argReqs argRequirements, pubsub func(*server.Peer, string) bool) bool {
 	if len(args) < argReqs.minimum || (argReqs.maximum != nil && len(args) > *argReqs.maximum) {
 		setDirty(c)
 		c.WriteError(errWrongNumber(cmd))
@@ -613,7 +622,7 @@ func (m *Miniredis) isValidCMD(c *server.Peer, cmd string, args []string, argReq
 	if !m.handleAuth(c) {
 		return false
 	}
-	if m.checkPubsub(c, cmd) {
+	if pubsub(c, cmd) {
 		return false
 	}
 
@@ -632,7 +641,7 @@ func (m *Miniredis) handleAuth(c *server.Peer) bool {
 		return true
 	}
 	if !getCtx(c).authenticated {
-		c.WriteError("NOAUTH Authentication required.")
+		c.WriteError(MsgNoAuth) // scriptgen: one text
 		return false
 	}
 	return true

@@ -46,3 +46,13 @@ func PrepareNested(p *server.Peer, db int, sha string) {
 	ctx.authenticated = true
 	ctx.selectedDB = db
 }
+
+// PeerAnswerable reports whether a check may answer p's command itself,
+// before miniredis's handler: p is nested (a script's redis.call), or is
+// neither queueing for MULTI, subscribed, nor waiting for AUTH (miniredis
+// has the right answer for those). It reads what only the lock's holder,
+// or p's own goroutine, writes.
+func (m *Miniredis) PeerAnswerable(p *server.Peer) bool {
+	ctx := getCtx(p)
+	return ctx.nested || !(inTx(ctx) || ctx.subscriber != nil || len(m.passwords) > 0 && !ctx.authenticated)
+}

@@ -60,7 +60,7 @@ const (
 	msgXreadUnbalanced      = "ERR Unbalanced 'xread' list of streams: for each stream key an ID or '$' must be specified."
 	msgXgroupKeyNotFound    = "ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically."
 	msgXtrimInvalidStrategy = "ERR unsupported XTRIM strategy. Please use MAXLEN, MINID"
-	msgXtrimInvalidMaxLen   = "ERR value is not an integer or out of range"
+	msgXtrimInvalidMaxLen   = msgInvalidInt // scriptgen: one text
 	msgXtrimInvalidLimit    = "ERR syntax error, LIMIT cannot be used without the special ~ option"
 	msgDBIndexOutOfRange    = "ERR DB index is out of range"
 	msgLimitCombination     = "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX"
@@ -77,12 +77,97 @@ const (
 	msgNXandXXGTLT          = "ERR NX and XX, GT or LT options at the same time are not compatible"
 )
 
+// scriptgen: Redis 7.0's texts that upstream does not have, verbatim where
+// Redis has them, and the engine's own where it refuses what Redis serves.
+const (
+	msgBusyKey     = "BUSYKEY Target key name already exists."
+	msgBadTTL      = "ERR Invalid TTL value, must be >= 0"
+	msgBadIdleTime = "ERR Invalid IDLETIME value, must be >= 0"
+	msgBadFreq     = "ERR Invalid FREQ value, must be >= 0 and <= 255"
+	msgSameObject  = "ERR source and destination objects are the same"
+	msgDumpHLL     = "ERR scriptgen engine: DUMP of a HyperLogLog is not supported (miniredis keeps no Redis encoding of it)"
+	msgRestoreHLL  = "ERR scriptgen engine: RESTORE of this payload is not supported"
+)
+
+// scriptgen: Redis 7.0's texts for the arguments and values strict.go
+// checks, where miniredis answers otherwise.
+const (
+	msgHashNotInteger  = "ERR hash value is not an integer"
+	msgBitOffset       = "ERR bit offset is not an integer or out of range"
+	msgBitArgument     = "ERR The bit argument must be 1 or 0."
+	msgMaxlenNegative  = "ERR The MAXLEN argument must be >= 0."
+	msgBitValue        = "ERR bit is not an integer or out of range"
+	msgWeightNotFloat  = "ERR weight value is not a float"
+	msgHashNotFloat    = "ERR hash value is not a float"
+	msgIncrNaNInf      = "ERR increment would produce NaN or Infinity"
+	msgHashIncrNaNInf  = "ERR value is NaN or Infinity"
+	msgDecrOverflow    = "ERR decrement would overflow"
+	msgInvalidExpireIn = "ERR invalid expire time in '%s' command"
+	msgStringTooBig    = "ERR string exceeds maximum allowed size (proto-max-bulk-len)"
+	msgScoreNaN        = "ERR resulting score is not a number (NaN)"
+)
+
+// maxStringLen is Redis 7.0's limit on a string (proto-max-bulk-len).
+const maxStringLen = 512 << 20
+
+// scriptgen: Redis 7.0's texts for what the engine serves itself (EVAL,
+// EVALSHA, SCRIPT, FUNCTION, FCALL and their _RO forms, AUTH for them),
+// exported for it; the ones miniredis sends too are its own constants.
+const (
+	MsgWrongNumber       = "ERR wrong number of arguments for '%s' command"
+	MsgInvalidInt        = msgInvalidInt
+	MsgNegativeKeys      = msgNegativeKeysNumber
+	MsgTooManyKeys       = msgInvalidKeysNumber
+	MsgNoScript          = msgNoScriptFound
+	MsgCompile           = "ERR Error compiling script (new function): %s"
+	MsgScriptFlushOpt    = msgScriptFlush
+	MsgUnknownSubcommand = "ERR unknown subcommand '%s'. Try %s HELP."
+	MsgNotBusy           = "NOTBUSY No scripts in execution right now."
+	MsgUnkillable        = "UNKILLABLE Sorry the script already executed write commands against the dataset. You can either wait the script termination or kill the server in a hard way using the SHUTDOWN NOSAVE command."
+	MsgBusy              = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."
+	MsgBusyFunction      = "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE."
+	MsgNoAuth            = "NOAUTH Authentication required."
+	MsgScriptKilled      = "ERR Script killed by user with SCRIPT KILL..."
+	MsgFunctionKilled    = MsgScriptKilled // Redis 7.0 words them alike
+	MsgWriteFromReadOnly = "ERR Write commands are not allowed from read-only scripts."
+	MsgWriteFlagWithRO   = "ERR Can not execute a script with write flag using *_ro command."
+	MsgUnknownFlag       = "ERR Unexpected flag in script shebang: %s"
+	MsgUnknownShebangOpt = "ERR Unknown lua shebang option: %s"
+	MsgUnknownEngine     = "ERR Unexpected engine in script shebang: %s"
+	MsgInvalidShebang    = "ERR Invalid script shebang"
+	MsgMissingMetadata   = "ERR Missing library metadata"
+	MsgNoLibraryName     = "ERR Library name was not given"
+	MsgBadLibraryName    = "ERR Library names can only contain letters, numbers, or underscores(_) and must be at least one character long"
+	MsgBadMetadata       = "ERR Invalid metadata value given: %s"
+	MsgEngineNotFound    = "ERR Engine '%s' not found"
+	MsgLibraryExists     = "ERR Library '%s' already exists"
+	MsgNoFunctions       = "ERR No functions registered"
+	MsgFunctionExists    = "ERR Function %s already exists"
+	MsgCompileFunction   = "ERR Error compiling function: %s"
+	MsgRegisterFunctions = "ERR Error registering functions: %s"
+	MsgFunctionNotFound  = "ERR Function not found"
+	MsgBadNumKeys        = "ERR Bad number of keys provided"
+	MsgLibraryNotFound   = "ERR Library not found"
+	MsgFunctionFlushOpt  = "ERR FUNCTION FLUSH only supports SYNC|ASYNC option"
+	MsgLoadTimeout       = "FUNCTION LOAD timeout"
+	MsgUnknownOption     = "ERR Unknown option given: %s"
+	MsgNoLibraryNameArg  = "ERR library name argument was not given"
+	MsgUnknownArgument   = "ERR Unknown argument %s"
+	MsgLuaStackLimit     = "ERR reached lua stack limit"
+	MsgUnknownError      = "ERR unknown error"
+)
+
+// MsgPubsubContext is Redis 7.0's reply to a command a subscribed
+// connection may not send (%s: the command, lower case). scriptgen:
+// upstream's checkPubsub still words it as Redis 6 did.
+const MsgPubsubContext = "ERR Can't execute '%s': only (P|S)SUBSCRIBE / (P|S)UNSUBSCRIBE / PING / QUIT / RESET are allowed in this context"
+
 func errWrongNumber(cmd string) string {
-	return fmt.Sprintf("ERR wrong number of arguments for '%s' command", strings.ToLower(cmd))
+	return fmt.Sprintf(MsgWrongNumber, strings.ToLower(cmd)) // scriptgen: one text
 }
 
 func errLuaParseError(err error) string {
-	return fmt.Sprintf("ERR Error compiling script (new function): %s", err.Error())
+	return fmt.Sprintf(MsgCompile, err.Error()) // scriptgen: one text
 }
 
 func errReadgroup(key, group string) error {

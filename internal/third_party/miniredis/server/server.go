@@ -250,6 +250,17 @@ func run(c *Peer, h Cmd, cmdUp string, args []string) {
 	}
 }
 
+// Wrap replaces the handler of every registered command with what wrap
+// makes of it (scriptgen: checks that run before a command, as the
+// registrar of the checks puts them).
+func (s *Server) Wrap(wrap func(cmdUp string, h Cmd) Cmd) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, m := range s.cmds {
+		m.handler = wrap(name, m.handler)
+	}
+}
+
 // Handler is the command registered under cmdUp (upper case), nil if
 // none is. scriptgen: for a caller that resolves a command name once and
 // runs it many times without Dispatch (RunHandler).

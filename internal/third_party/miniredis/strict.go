@@ -1,38 +1,49 @@
-package transactional
+// scriptgen: Redis's checks in front of the commands miniredis answers
+// otherwise. They were the engine's (transactional/strict.go and
+// cmd_keys.go), applied from outside through its pre-hook and reflection.
+
+package miniredis
 
 import (
 	"fmt"
 	"math"
-	"reflect"
 	"strconv"
 	"strings"
 
-	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
+	"github.com/scriptgen/scriptgen/internal/commands"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
-	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
+
+// commandsStrict puts strict in front of every command registered before
+// it. Each command's row of Redis's command table (package commands, the
+// one the linter and the engine use) is looked up here, once, for the
+// arity check Redis makes before any other.
+func commandsStrict(m *Miniredis) {
+	m.srv.Wrap(func(name string, h server.Cmd) server.Cmd {
+		info := commands.Lookup(name)
+		return func(c *server.Peer, cmd string, args []string) {
+			if !m.strict(c, info, cmd, args) {
+				h(c, cmd, args)
+			}
+		}
+	})
+}
+
+// strict answers, as Redis does, what miniredis gets wrong in the ways the
+// functions below list, and reports whether it did; everything else is
+// miniredis's. A nested peer's caller (a script's redis.call) holds the
+// lock already; for a client's command, each check takes it as it needs.
+func (m *Miniredis) strict(c *server.Peer, info *commands.Command, cmd string, args []string) bool {
+	return m.strictIntegers(c, info, cmd, args) || m.setrangeGuard(c, cmd, args) || m.zsetGuard(c, cmd, args) ||
+		m.getrangeGuard(c, cmd, args) || m.moveInPlace(c, cmd, args) || m.ttlRounded(c, cmd, args) ||
+		m.storeSourcesTyped(c, cmd, args) || m.streamGuard(c, cmd, args)
+}
 
 // Redis reads an integer, argument or stored value, with string2ll, which
 // takes only the canonical spelling: no "+", no leading zero, no "-0", no
 // space. miniredis reads with strconv.Atoi and so takes "01" and "+1" that
-// Redis refuses. The engine checks the integers of the commands below
-// before miniredis sees them, with Redis's replies.
-
-// Redis 7.0's texts for a bad integer.
-const (
-	msgNotInteger     = "ERR value is not an integer or out of range"
-	msgNotPositive    = "ERR value is out of range, must be positive"
-	msgHashNotInteger = "ERR hash value is not an integer"
-	msgBitOffset      = "ERR bit offset is not an integer or out of range"
-	msgBitArgument    = "ERR The bit argument must be 1 or 0."
-	msgMaxlenNegative = "ERR The MAXLEN argument must be >= 0."
-	msgBitValue       = "ERR bit is not an integer or out of range"
-	msgWeightNotFloat = "ERR weight value is not a float"
-	msgNoSuchKey      = "ERR no such key"
-	msgHashNotFloat   = "ERR hash value is not a float"
-	msgOverflow       = "ERR increment or decrement would overflow"
-	msgWrongType      = "WRONGTYPE Operation against a key holding the wrong kind of value"
-)
+// Redis refuses. strictIntegers checks the integers of the commands below
+// before miniredis's handlers read them, with Redis's replies.
 
 // isRedisInteger is string2ll's verdict on s.
 func isRedisInteger(s string) bool {
@@ -109,16 +120,16 @@ func badInteger(cmd string, args []string) string {
 	limit := func(from int) string {
 		for i := from; i+2 < len(args); i++ {
 			if strings.EqualFold(args[i], "LIMIT") {
-				return check(msgNotInteger, i+1, i+2)
+				return check(msgInvalidInt, i+1, i+2)
 			}
 		}
 		return ""
 	}
 	switch cmd {
 	case "INCRBY", "DECRBY", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "SETRANGE", "LINDEX", "LSET", "LREM", "SETEX", "PSETEX":
-		return check(msgNotInteger, 1)
+		return check(msgInvalidInt, 1)
 	case "XADD", "XTRIM":
-		if msg := after(1, msgNotInteger, "MAXLEN", "LIMIT"); msg != "" {
+		if msg := after(1, msgInvalidInt, "MAXLEN", "LIMIT"); msg != "" {
 			return msg
 		}
 		for i := 1; i+1 < len(args); i++ {
@@ -128,7 +139,7 @@ func badInteger(cmd string, args []string) string {
 					v = args[i+2]
 				}
 				if !isRedisInteger(v) && v != "=" && v != "~" {
-					return msgNotInteger
+					return msgInvalidInt
 				}
 				if strings.HasPrefix(v, "-") {
 					return msgMaxlenNegative
@@ -136,21 +147,21 @@ func badInteger(cmd string, args []string) string {
 			}
 		}
 	case "XRANGE", "XREVRANGE":
-		return after(3, msgNotInteger, "COUNT")
+		return after(3, msgInvalidInt, "COUNT")
 	case "BITPOS":
 		if len(args) >= 2 && args[1] != "0" && args[1] != "1" {
 			if !isRedisInteger(args[1]) {
-				return msgNotInteger
+				return msgInvalidInt
 			}
 			return msgBitArgument
 		}
 	case "HINCRBY":
-		return check(msgNotInteger, 2)
+		return check(msgInvalidInt, 2)
 	case "GETRANGE", "SUBSTR", "LRANGE", "LTRIM", "ZREMRANGEBYRANK", "ZREVRANGE":
-		return check(msgNotInteger, 1, 2)
+		return check(msgInvalidInt, 1, 2)
 	case "BITCOUNT":
 		if len(args) >= 3 {
-			return check(msgNotInteger, 1, 2)
+			return check(msgInvalidInt, 1, 2)
 		}
 	case "GETBIT", "SETBIT":
 		// A bit offset is below 2^32 (512 MB of string); beyond, miniredis
@@ -165,23 +176,23 @@ func badInteger(cmd string, args []string) string {
 		}
 	case "LPOP", "RPOP", "SPOP":
 		if len(args) == 2 && (!isRedisInteger(args[1]) || args[1][0] == '-') {
-			return msgNotPositive
+			return msgInvalidRange
 		}
 	case "SRANDMEMBER", "HRANDFIELD", "ZRANDMEMBER":
 		if len(args) >= 2 {
-			return check(msgNotInteger, 1)
+			return check(msgInvalidInt, 1)
 		}
 	case "SET":
-		return after(2, msgNotInteger, "EX", "PX", "EXAT", "PXAT")
+		return after(2, msgInvalidInt, "EX", "PX", "EXAT", "PXAT")
 	case "GETEX":
-		return after(1, msgNotInteger, "EX", "PX", "EXAT", "PXAT")
+		return after(1, msgInvalidInt, "EX", "PX", "EXAT", "PXAT")
 	case "ZRANGE":
 		by := false
 		for _, a := range args[min(3, len(args)):] {
 			by = by || strings.EqualFold(a, "BYSCORE") || strings.EqualFold(a, "BYLEX")
 		}
 		if !by {
-			if msg := check(msgNotInteger, 1, 2); msg != "" {
+			if msg := check(msgInvalidInt, 1, 2); msg != "" {
 				return msg
 			}
 		}
@@ -189,24 +200,14 @@ func badInteger(cmd string, args []string) string {
 	case "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX":
 		return limit(3)
 	case "LPOS":
-		return after(2, msgNotInteger, "RANK", "COUNT", "MAXLEN")
+		return after(2, msgInvalidInt, "RANK", "COUNT", "MAXLEN")
 	case "ZPOPMIN", "ZPOPMAX":
 		if len(args) == 2 && (!isRedisInteger(args[1]) || args[1][0] == '-') {
-			return msgNotPositive
+			return msgInvalidRange
 		}
 	}
 	return ""
 }
-
-// Redis 7.0's texts for bad floats and expiries.
-const (
-	msgNotFloat        = "ERR value is not a valid float"
-	msgRangeNotFloat   = "ERR min or max is not a float"
-	msgIncrNaNInf      = "ERR increment would produce NaN or Infinity"
-	msgHashIncrNaNInf  = "ERR value is NaN or Infinity"
-	msgDecrOverflow    = "ERR decrement would overflow"
-	msgInvalidExpireIn = "ERR invalid expire time in '%s' command"
-)
 
 // badNumber is the error Redis gives for cmd's floats, or for an integer
 // it takes but cannot use (an expiry that overflows, DECRBY of the
@@ -237,35 +238,35 @@ func badNumber(cmd string, args []string) string {
 	case "ZADD":
 		for i := 1; i < len(args); i++ {
 			if nan(args[i]) && !strings.HasPrefix(args[i], "(") {
-				return msgNotFloat
+				return msgInvalidFloat
 			}
 		}
 	case "ZINCRBY":
 		if len(args) == 3 && nan(args[1]) {
-			return msgNotFloat
+			return msgInvalidFloat
 		}
 	case "INCRBYFLOAT":
 		if len(args) == 2 && (!isRedisFloat(args[1]) || nan(args[1])) {
-			return msgNotFloat
+			return msgInvalidFloat
 		}
 		if len(args) == 2 && infOrNaN(args[1]) {
 			return msgIncrNaNInf
 		}
 	case "HINCRBYFLOAT":
 		if len(args) == 3 && (!isRedisFloat(args[2]) || nan(args[2])) {
-			return msgNotFloat
+			return msgInvalidFloat
 		}
 		if len(args) == 3 && infOrNaN(args[2]) {
 			return msgHashIncrNaNInf
 		}
 	case "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZREMRANGEBYSCORE", "ZCOUNT":
 		if len(args) >= 3 && (nan(args[1]) || nan(args[2])) {
-			return msgRangeNotFloat
+			return msgInvalidMinMax
 		}
 	case "ZRANGE":
 		for _, a := range args[min(3, len(args)):] {
 			if strings.EqualFold(a, "BYSCORE") && (nan(args[1]) || nan(args[2])) {
-				return msgRangeNotFloat
+				return msgInvalidMinMax
 			}
 		}
 	case "DECRBY":
@@ -320,40 +321,41 @@ func badNumber(cmd string, args []string) string {
 // badStoredInteger is the error Redis gives when cmd (of the INCR family,
 // HINCRBY or HINCRBYFLOAT) meets a stored value that is not a number as
 // Redis reads it, or "". The caller holds miniredis's lock.
-func (e *Engine) badStoredInteger(c *server.Peer, cmd string, args []string) string {
+func (m *Miniredis) badStoredInteger(c *server.Peer, cmd string, args []string) string {
 	if !strictStored(cmd) || len(args) == 0 {
 		return ""
 	}
-	db := e.store.db(miniredis.PeerDB(c))
-	typ := e.store.typeOf(db, args[0])
+	db := m.DBLocked(getCtx(c).selectedDB)
+	typ := db.LiveType(args[0])
 	// field is the hash field HINCRBY and HINCRBYFLOAT read.
-	field := func() reflect.Value {
+	field := func() (string, bool) {
 		if typ != "hash" || len(args) < 2 {
-			return reflect.Value{}
+			return "", false
 		}
-		return e.store.value(db, args[0], "hash").MapIndex(reflect.ValueOf(args[1]))
+		v, ok := db.hashKeys[args[0]][args[1]]
+		return v, ok
 	}
 	switch cmd {
 	case "INCR", "DECR", "INCRBY", "DECRBY":
-		if typ == "string" && !isRedisInteger(e.store.value(db, args[0], "string").String()) {
-			return msgNotInteger
+		if typ == "string" && !isRedisInteger(db.stringKeys[args[0]]) {
+			return msgInvalidInt
 		}
 	case "HINCRBY":
-		v := field()
-		if !v.IsValid() {
+		v, ok := field()
+		if !ok {
 			return ""
 		}
-		if !isRedisInteger(v.String()) {
+		if !isRedisInteger(v) {
 			return msgHashNotInteger
 		}
 		// miniredis wraps around where Redis refuses.
-		old, _ := strconv.ParseInt(v.String(), 10, 64)
+		old, _ := strconv.ParseInt(v, 10, 64)
 		by, err := strconv.ParseInt(args[2], 10, 64)
 		if err == nil && (by < 0 && old < 0 && by < math.MinInt64-old || by > 0 && old > 0 && by > math.MaxInt64-old) {
-			return msgOverflow
+			return msgIntOverflow
 		}
 	case "HINCRBYFLOAT":
-		if v := field(); v.IsValid() && !isRedisFloat(v.String()) {
+		if v, ok := field(); ok && !isRedisFloat(v) {
 			return msgHashNotFloat
 		}
 	}
@@ -364,7 +366,7 @@ func (e *Engine) badStoredInteger(c *server.Peer, cmd string, args []string) str
 // (badInteger, badStoredInteger) is not one to Redis, and reports whether
 // it did. A connection in MULTI, subscribed or not yet authenticated is
 // left to miniredis, which queues or refuses the command itself.
-func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool {
+func (m *Miniredis) strictIntegers(c *server.Peer, info *commands.Command, cmd string, args []string) bool {
 	msg := badInteger(cmd, args)
 	if msg == "" {
 		msg = badNumber(cmd, args)
@@ -373,52 +375,50 @@ func (e *Engine) strictIntegers(c *server.Peer, cmd string, args []string) bool 
 	if msg == "" && !strictStored(cmd) && !keyFirst {
 		return false
 	}
-	if info := commandIndex[cmd]; info == nil || !info.ArityOK(len(args)+1) {
+	if info == nil || !info.ArityOK(len(args)+1) {
 		return false
 	}
-	if c != e.inner {
-		if !e.answerable(c) {
+	if !getCtx(c).nested {
+		if !m.PeerAnswerable(c) {
 			return false
 		}
 		if msg == "" || keyFirst {
-			e.m.Lock()
-			defer e.m.Unlock()
+			m.Lock()
+			defer m.Unlock()
 		}
 	}
 	if keyFirst {
 		// Redis looks the key up, and checks its type, before it reads a
 		// number; miniredis reads first (and GETEX sets the expiry of a key
 		// of another type before it refuses it).
-		db := e.store.db(miniredis.PeerDB(c))
-		switch got := e.store.typeOf(db, args[0]); {
+		db := m.DBLocked(getCtx(c).selectedDB)
+		switch got := db.LiveType(args[0]); {
 		case got != "" && got != typ:
 			msg = msgWrongType
 		case msg == "":
 		case got == "":
-			w := resp.Writer{Resp3: c.Resp3}
 			switch cmd {
 			case "LSET":
-				w.ErrorReply(msgNoSuchKey)
+				c.WriteError(msgKeyNotFound)
 			case "BITCOUNT":
-				w.Integer(0)
+				c.WriteInt(0)
 			case "INCRBYFLOAT":
-				w.ErrorReply(msg) // a missing key is 0: the number decides
+				c.WriteError(msg) // a missing key is 0: the number decides
 			default:
-				w.Null()
+				c.WriteNull()
 			}
-			c.WriteRaw(string(w.Buf))
 			return true
-		case cmd == "INCRBYFLOAT" && !isRedisFloat(e.store.value(db, args[0], "string").String()):
-			msg = msgNotFloat // the stored value is read before the increment
+		case cmd == "INCRBYFLOAT" && !isRedisFloat(db.stringKeys[args[0]]):
+			msg = msgInvalidFloat // the stored value is read before the increment
 		}
 	}
 	if msg == "" {
-		msg = e.badStoredInteger(c, cmd, args)
+		msg = m.badStoredInteger(c, cmd, args)
 	}
 	if msg == "" {
 		return false
 	}
-	writeError(c, msg)
+	c.WriteError(msg)
 	return true
 }
 
@@ -446,55 +446,44 @@ func strictStored(cmd string) bool {
 	return false
 }
 
-// Redis 7.0's limit on a string (proto-max-bulk-len) and its text.
-const (
-	maxStringLen    = 512 << 20
-	msgStringTooBig = "ERR string exceeds maximum allowed size (proto-max-bulk-len)"
-)
-
 // setrangeGuard answers the SETRANGE calls miniredis gets wrong, as
 // setrangeCommand does, and reports whether it did: an empty value (0 on a
 // missing key, the length of an existing string, creating nothing) and a
 // result beyond 512 MB (miniredis would try to allocate it, or panic when
 // offset + length overflows). The integer checks come first
 // (strictIntegers), miniredis's negative-offset and type checks after.
-func (e *Engine) setrangeGuard(c *server.Peer, cmd string, args []string) bool {
+func (m *Miniredis) setrangeGuard(c *server.Peer, cmd string, args []string) bool {
 	if cmd != "SETRANGE" || len(args) != 3 || !isRedisInteger(args[1]) || args[1][0] == '-' {
 		return false
 	}
-	if !e.answerable(c) {
+	if !m.PeerAnswerable(c) {
 		return false
 	}
-	defer e.lockClient(c)()
-	db := e.store.db(miniredis.PeerDB(c))
-	typ := e.store.typeOf(db, args[0])
+	defer m.lockClient(c)()
+	db := m.DBLocked(getCtx(c).selectedDB)
+	typ := db.LiveType(args[0])
 	if typ != "" && typ != "string" {
 		return false // miniredis's WRONGTYPE
 	}
-	w := resp.Writer{Resp3: c.Resp3}
 	switch offset, _ := strconv.ParseInt(args[1], 10, 64); {
 	case args[2] == "" && typ == "":
-		w.Integer(0)
+		c.WriteInt(0)
 	case args[2] == "":
-		w.Integer(int64(len(e.store.value(db, args[0], "string").String())))
+		c.WriteInt(len(db.stringKeys[args[0]]))
 	case offset > maxStringLen-int64(len(args[2])):
-		w.ErrorReply(msgStringTooBig)
+		c.WriteError(msgStringTooBig)
 	default:
 		return false
 	}
-	c.WriteRaw(string(w.Buf))
 	return true
 }
-
-// msgScoreNaN is Redis 7.0's text for a score that would become NaN.
-const msgScoreNaN = "ERR resulting score is not a number (NaN)"
 
 // zsetGuard answers what miniredis gets wrong about sorted sets, as Redis
 // does, and reports whether it did: ZPOPMIN and ZPOPMAX with a count of 0
 // (an empty array, before the key is looked at; miniredis pops), and a
 // ZINCRBY or ZADD INCR whose score would become NaN (an infinity plus its
 // opposite; miniredis stores the NaN).
-func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
+func (m *Miniredis) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	var member, incr string
 	switch {
 	case (cmd == "ZPOPMIN" || cmd == "ZPOPMAX") && len(args) == 2 && args[1] == "0":
@@ -512,33 +501,30 @@ func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	default:
 		return false
 	}
-	if !e.answerable(c) {
+	if !m.PeerAnswerable(c) {
 		return false
 	}
-	defer e.lockClient(c)()
-	w := resp.Writer{Resp3: c.Resp3}
-	db := e.store.db(miniredis.PeerDB(c))
+	defer m.lockClient(c)()
+	db := m.DBLocked(getCtx(c).selectedDB)
 	if incr == "" {
-		if typ := e.store.typeOf(db, args[0]); typ != "" && typ != "zset" {
+		if typ := db.LiveType(args[0]); typ != "" && typ != "zset" {
 			return false // miniredis's WRONGTYPE
 		}
-		w.Array(0)
-		c.WriteRaw(string(w.Buf))
+		c.WriteLen(0)
 		return true
 	}
 	by, err := strconv.ParseFloat(incr, 64)
 	if err != nil || !math.IsInf(by, 0) {
 		return false
 	}
-	if e.store.typeOf(db, args[0]) != "zset" {
+	if db.LiveType(args[0]) != "zset" {
 		return false
 	}
-	score := e.store.value(db, args[0], "zset").MapIndex(reflect.ValueOf(member))
-	if !score.IsValid() || !math.IsNaN(score.Float()+by) {
+	score, ok := db.sortedsetKeys[args[0]][member]
+	if !ok || !math.IsNaN(score+by) {
 		return false
 	}
-	w.ErrorReply(msgScoreNaN)
-	c.WriteRaw(string(w.Buf))
+	c.WriteError(msgScoreNaN)
 	return true
 }
 
@@ -546,7 +532,7 @@ func (e *Engine) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 // the wrong order with an empty string and 0, as Redis does once it has
 // found a string there (or none), and reports whether it did; miniredis
 // clamps them first and may answer with a character or its bits.
-func (e *Engine) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
+func (m *Miniredis) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
 	if !((cmd == "GETRANGE" || cmd == "SUBSTR") && len(args) == 3 || cmd == "BITCOUNT" && (len(args) == 3 || len(args) == 4)) {
 		return false
 	}
@@ -555,28 +541,20 @@ func (e *Engine) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
 	if err1 != nil || err2 != nil || !(start < 0 && end < 0 && start > end) {
 		return false
 	}
-	if !e.answerable(c) {
+	if !m.PeerAnswerable(c) {
 		return false
 	}
-	defer e.lockClient(c)()
-	if typ := e.store.typeOf(e.store.db(miniredis.PeerDB(c)), args[0]); typ != "" && typ != "string" {
+	defer m.lockClient(c)()
+	if typ := m.DBLocked(getCtx(c).selectedDB).LiveType(args[0]); typ != "" && typ != "string" {
 		return false // miniredis's WRONGTYPE
 	}
-	w := resp.Writer{Resp3: c.Resp3}
 	if cmd == "BITCOUNT" {
-		w.Integer(0)
+		c.WriteInt(0)
 	} else {
-		w.Bulk("")
+		c.WriteBulk("")
 	}
-	c.WriteRaw(string(w.Buf))
 	return true
 }
-
-// Redis 7.0's texts for stream IDs.
-const (
-	msgInvalidStreamID = "ERR Invalid stream ID specified as stream command argument"
-	msgXaddZeroID      = "ERR The ID specified in XADD must be greater than 0-0"
-)
 
 // isStreamID is streamParseID's verdict on s: ms[-seq], each an unsigned
 // 64-bit decimal; with seqStar, seq may be "*".
@@ -602,7 +580,7 @@ func isStreamID(s string, seqStar bool) bool {
 // XADD or XTRIM whose ID does not parse (Redis refuses it before looking
 // at the key), and an XADD of 0-0 to a missing key (miniredis creates the
 // stream before refusing the ID, and leaves it).
-func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
+func (m *Miniredis) streamGuard(c *server.Peer, cmd string, args []string) bool {
 	var msg string
 	switch {
 	case (cmd == "XRANGE" || cmd == "XREVRANGE") && len(args) == 5 && strings.EqualFold(args[3], "COUNT"):
@@ -612,16 +590,18 @@ func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
 		if err != nil || n > 0 || !isRedisInteger(args[4]) {
 			return false
 		}
-		if !e.answerable(c) {
+		if !m.PeerAnswerable(c) {
 			return false
 		}
-		defer e.lockClient(c)()
-		if e.store.typeOf(e.store.db(miniredis.PeerDB(c)), args[0]) != "stream" {
+		defer m.lockClient(c)()
+		if m.DBLocked(getCtx(c).selectedDB).LiveType(args[0]) != "stream" {
 			return false // miniredis's empty array or WRONGTYPE
 		}
-		w := resp.Writer{Resp3: c.Resp3}
-		w.NullArray()
-		c.WriteRaw(string(w.Buf))
+		if c.Resp3 {
+			c.WriteNull() // RESP3 has one null, for arrays too
+		} else {
+			c.WriteLen(-1)
+		}
 		return true
 	case cmd == "XDEL":
 		// An ID without its sequence number is ms-0 to Redis; miniredis
@@ -653,7 +633,7 @@ func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
 			case id != "*" && !isStreamID(id, true):
 				msg = msgInvalidStreamID
 			case id == "0-0" || id == "0":
-				msg = msgXaddZeroID
+				msg = msgStreamIDZero
 			default:
 				return false
 			}
@@ -664,17 +644,17 @@ func (e *Engine) streamGuard(c *server.Peer, cmd string, args []string) bool {
 	default:
 		return false
 	}
-	if !e.answerable(c) {
+	if !m.PeerAnswerable(c) {
 		return false
 	}
-	defer e.lockClient(c)()
+	defer m.lockClient(c)()
 	if cmd == "XLEN" {
-		if typ := e.store.typeOf(e.store.db(miniredis.PeerDB(c)), args[0]); typ == "" || typ == "stream" {
+		if typ := m.DBLocked(getCtx(c).selectedDB).LiveType(args[0]); typ == "" || typ == "stream" {
 			return false
 		}
 		msg = msgWrongType
 	}
-	writeError(c, msg)
+	c.WriteError(msg)
 	return true
 }
 
@@ -700,4 +680,141 @@ func xaddID(args []string) string {
 		}
 	}
 	return ""
+}
+
+// moveInPlace serves LMOVE, RPOPLPUSH and their blocking forms from a list
+// of one element onto itself, and reports whether it did. miniredis pops
+// the element, which deletes the key and its expiry with it, and pushes
+// it back onto a new key; Redis moves it within the one list, which keeps
+// the key, its expiry and its single element as they were. Every other
+// case is miniredis's: for a connection in MULTI, subscribed or not yet
+// authenticated, for a bad arity or direction, and for any other list.
+func (m *Miniredis) moveInPlace(c *server.Peer, cmd string, args []string) bool {
+	var n int
+	switch cmd {
+	case "LMOVE":
+		n = 4
+	case "BLMOVE":
+		n = 5
+	case "RPOPLPUSH":
+		n = 2
+	case "BRPOPLPUSH":
+		n = 3
+	default:
+		return false
+	}
+	if len(args) != n || args[0] != args[1] {
+		return false
+	}
+	if cmd == "LMOVE" || cmd == "BLMOVE" {
+		for _, dir := range args[2:4] {
+			if !strings.EqualFold(dir, "LEFT") && !strings.EqualFold(dir, "RIGHT") {
+				return false
+			}
+		}
+	}
+	if !m.PeerAnswerable(c) {
+		return false
+	}
+	defer m.lockClient(c)()
+	db := m.DBLocked(getCtx(c).selectedDB)
+	if db.LiveType(args[0]) != "list" {
+		return false
+	}
+	l := db.listKeys[args[0]]
+	if len(l) != 1 {
+		return false
+	}
+	db.touch(args[0])
+	c.WriteBulk(l[0])
+	return true
+}
+
+// ttlRounded serves TTL, which Redis rounds to the nearest second ((ms +
+// 500) / 1000: a key with 600 ms left has 1) and miniredis truncates, and
+// reports whether it did. A connection in MULTI, subscribed or not yet
+// authenticated, and a bad arity, are left to miniredis.
+func (m *Miniredis) ttlRounded(c *server.Peer, cmd string, args []string) bool {
+	if cmd != "TTL" || len(args) != 1 {
+		return false
+	}
+	if !m.PeerAnswerable(c) {
+		return false
+	}
+	defer m.lockClient(c)()
+	db := m.DBLocked(getCtx(c).selectedDB)
+	ttl := int64(-2)
+	if db.LiveType(args[0]) != "" {
+		ttl = -1
+		if at, ok := db.deadline(args[0]); ok {
+			ms := max(at.Sub(m.effectiveNow()).Milliseconds(), 0)
+			ttl = (ms + 500) / 1000
+		}
+	}
+	c.WriteInt(int(ttl))
+	return true
+}
+
+// storeSourcesTyped answers WRONGTYPE, as Redis does, when a source of
+// SUNIONSTORE, SINTERSTORE, SDIFFSTORE (sets) or ZUNIONSTORE, ZINTERSTORE
+// (sets and sorted sets) holds another type, or a weight is not a float
+// (NaN included), and reports whether it did: miniredis deletes the
+// destination before it looks at the sources, and takes NaN weights.
+func (m *Miniredis) storeSourcesTyped(c *server.Peer, cmd string, args []string) bool {
+	if !emptyingStore(cmd) || len(args) < 2 {
+		return false
+	}
+	sources, zset := args[1:], cmd[0] == 'Z'
+
+	if zset {
+		n, err := strconv.Atoi(args[1])
+		if err != nil || n < 1 || 2+n > len(args) {
+			return false // miniredis's argument errors
+		}
+		sources = args[2 : 2+n]
+	}
+	if !m.PeerAnswerable(c) {
+		return false
+	}
+	defer m.lockClient(c)()
+	db := m.DBLocked(getCtx(c).selectedDB)
+	for _, k := range sources {
+		if typ := db.LiveType(k); typ != "" && typ != "set" && !(zset && typ == "zset") {
+			c.WriteError(msgWrongType)
+			return true
+		}
+	}
+	// Then the weights, which miniredis takes as NaN.
+	if zset {
+		rest := args[2+len(sources):]
+		if len(rest) > len(sources) && strings.EqualFold(rest[0], "WEIGHTS") {
+			for _, w := range rest[1 : 1+len(sources)] {
+				if !isRedisFloat(w) {
+					c.WriteError(msgWeightNotFloat)
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// lockClient takes miniredis's lock for a client's command and returns
+// its release; a script's own command holds it already.
+func (m *Miniredis) lockClient(c *server.Peer) func() {
+	if getCtx(c).nested {
+		return func() {}
+	}
+	m.Lock()
+	return m.Unlock
+}
+
+// emptyingStore reports whether cmd (upper case) stores a set or sorted set
+// computed from its sources.
+func emptyingStore(cmd string) bool {
+	switch cmd {
+	case "SUNIONSTORE", "SINTERSTORE", "SDIFFSTORE", "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE", "ZRANGESTORE":
+		return true
+	}
+	return false
 }
