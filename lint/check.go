@@ -2,12 +2,12 @@ package lint
 
 import (
 	"fmt"
-	"github.com/scriptgen/scriptgen/transactional/prelude"
 	"strconv"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
 
+	"github.com/scriptgen/scriptgen/internal/luaflow"
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
@@ -162,7 +162,7 @@ func analyze(u *unit) []Finding {
 }
 
 // journal reports, for a transactional script, each write a failed run
-// must undo and what may fail after it (prelude.Explain): what to change
+// must undo and what may fail after it (luaflow.Explain): what to change
 // for the script to ship as it stands. A script with includes is left out,
 // its bundled text is not the file's.
 func (a *analyzer) journal() {
@@ -171,7 +171,7 @@ func (a *analyzer) journal() {
 		return
 	}
 	c := u.chunks[0]
-	for _, j := range prelude.Explain(c.src) {
+	for _, j := range luaflow.Explain(c.src) {
 		what := "a write"
 		if j.Command != "" {
 			what = j.Command
