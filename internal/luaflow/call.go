@@ -10,7 +10,7 @@ import (
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
 )
 
-func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
+func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *flowScope) typ {
 	if e.Receiver != nil {
 		a.expr(e.Receiver, st, sc)
 		a.exprList(e.Args, len(e.Args), st, sc)
@@ -118,7 +118,7 @@ func (a *analyzer) call(e *ast.FuncCallExpr, st *state, sc *scope) typ {
 }
 
 // safeKey: e, of type ty at st, can index a table (neither nil nor NaN).
-func (a *analyzer) safeKey(e ast.Expr, ty typ, st *state, sc *scope) bool {
+func (a *analyzer) safeKey(e ast.Expr, ty typ, st *state, sc *flowScope) bool {
 	if _, lit := e.(*ast.NumberExpr); lit || ty.within(tText|tBool|tTable) {
 		return true
 	}
@@ -225,7 +225,7 @@ func isRedisCall(e *ast.FuncCallExpr, fn string) bool {
 // write: its undo is then known without a read. Every visit of a site must
 // find the same plan (loops are visited more than once); one that does not
 // has none.
-func (a *analyzer) planWrite(e *ast.FuncCallExpr, fn string, st *state, sc *scope) {
+func (a *analyzer) planWrite(e *ast.FuncCallExpr, fn string, st *state, sc *flowScope) {
 	p := a.findPlan(e, fn, sc)
 	if old, seen := a.plans[e]; seen && (old == nil || p == nil || old.Local != p.Local || strings.Join(old.Refs, ",") != strings.Join(p.Refs, ",")) {
 		p = nil
@@ -236,7 +236,7 @@ func (a *analyzer) planWrite(e *ast.FuncCallExpr, fn string, st *state, sc *scop
 	a.plans[e] = p
 }
 
-func (a *analyzer) findPlan(e *ast.FuncCallExpr, fn string, sc *scope) *Plan {
+func (a *analyzer) findPlan(e *ast.FuncCallExpr, fn string, sc *flowScope) *Plan {
 	cmd, ok := e.Args[0].(*ast.StringExpr)
 	if fn != "call" || !ok || len(e.Args) < 4 || len(e.Args)%2 != 0 || lastMulti(e.Args) {
 		return nil
@@ -286,14 +286,14 @@ func (a *analyzer) findPlan(e *ast.FuncCallExpr, fn string, sc *scope) *Plan {
 // follow analyzes a call of the script's own local function with these
 // argument types: whether anything in it may raise, and what it returns.
 // Its writes are never the last failure point (the scan saw to that).
-func (a *analyzer) follow(call *ast.FuncCallExpr, l *local, args []typ, st *state, callerScope *scope) typ {
+func (a *analyzer) follow(call *ast.FuncCallExpr, l *local, args []typ, st *state, callerScope *flowScope) typ {
 	argExprs := call.Args
 	if a.depth >= 8 {
 		a.mayFail(st, call, "a call of "+l.name+", nested too deep to follow")
 		return tAny
 	}
 	f := l.fn
-	sc := &scope{parent: l.fnScope, vars: map[string]*local{}}
+	sc := newScope(l.fnScope)
 	in := &state{env: maps.Clone(st.env), nums: maps.Clone(st.nums), keys: maps.Clone(st.keys), open: map[*ast.FuncCallExpr]bool{}}
 	for i, n := range f.ParList.Names {
 		p := &local{name: n}

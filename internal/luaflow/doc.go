@@ -1,12 +1,22 @@
-// Package luaflow is the Lua analyser: one forward pass over a script's
-// AST that knows, at each point, what each local may hold (its Lua types,
-// the bounds of its numbers, what an owned table's values are), which key
-// each redis.call touches (KEYS[n], a local set to it, the element of a
-// loop over KEYS) and what is known of that key, and which writes of the
-// run something after them may still undo. It holds facts, not rules or
-// messages: package lint turns them into findings (rule journal, from
-// Explain), and package prelude takes its journal plan from them (Analyze:
-// the final writes, the inline journal's plans).
+// Package luaflow is the Lua analyser: what a script's values are, read
+// from its AST, as facts for the stages after it. It holds two passes over
+// one scope type (scope.go):
+//   - the key walk (Walk, keys.go): a flow-insensitive reading of the
+//     script and its includes that gives every expression an abstract
+//     value (where a key comes from), follows helpers and resolves each
+//     redis.call's command and key positions; it returns Facts, which
+//     package lint words as findings;
+//   - the proof (Analyze, Needed, Explain: flow.go and the files it
+//     names): a forward pass over the main chunk that knows, at each
+//     point, what each local may hold (its Lua types, the bounds of its
+//     numbers, what an owned table's values are), which key each
+//     redis.call touches (KEYS[n], a local set to it, the element of a
+//     loop over KEYS) and what is known of that key, and which writes of
+//     the run something after them may still undo; package prelude takes
+//     its journal plan from it.
+//
+// It holds facts, not rules or messages: what a fact means to a user is
+// lint's to say.
 //
 // # Imports
 //
@@ -15,6 +25,34 @@
 // (internal/commands) and the front end (internal/script). It must not
 // import lint, the bundler, gen, or anything under transactional: they are
 // later stages and read its facts.
+//
+// # The key walk
+//
+// Walk reads gopher-lua's AST once per pass and gives every expression an
+// abstract value: a KEYS element, a string derived from one (KEYS[1] ..
+// ':x', string.format('%s:x', KEYS[1]), KEYS[1]:sub(…)), something that
+// depends on a function parameter, or anything else (ARGV, literals,
+// replies, arithmetic), with a word on where it came from. A variable's
+// value is the join of everything assigned to it anywhere, so a local is a key only when it is assigned only from KEYS;
+// passes repeat until the values settle, because a loop may assign after a
+// use.
+//
+// Where a redis.call (or an alias, `local rcall = redis.call`, or
+// pcall(redis.call, …)) names a command, its key positions come from Redis's own key specs and
+// getkeys procedures (package internal/commands, generated from a real
+// redis-server), never from a guess; when an argument that decides them is
+// known only at run time, or the command name is held in a variable, the
+// walk records that (DynamicCommand, DynamicSubcommand, DynamicKeys) and
+// checks nothing it cannot prove.
+//
+// Local helpers are followed: a function body is read once where it is
+// defined, with its parameters unknown, and again at every call with the
+// caller's argument values (memoised per argument shape, bounded in depth),
+// so `local function incr(key) return rcall('INCR', key) end` called with
+// ARGV[1] yields a fact at the helper's call of INCR, naming the call site.
+// Functions libraries (`#!lua name=…`) are read the same way: a
+// redis.register_function callback gets the keys table as its first
+// parameter, whatever it is named, and its `no-writes` flag.
 //
 // # Writes that need no undo
 //

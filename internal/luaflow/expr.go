@@ -7,7 +7,7 @@ import (
 )
 
 // exprList evaluates es for n targets: the types of the first n values.
-func (a *analyzer) exprList(es []ast.Expr, n int, st *state, sc *scope) []typ {
+func (a *analyzer) exprList(es []ast.Expr, n int, st *state, sc *flowScope) []typ {
 	ts := make([]typ, n)
 	for i := range ts {
 		ts[i] = tNil
@@ -43,7 +43,7 @@ func lastMulti(es []ast.Expr) bool { return len(es) > 0 && multi(es[len(es)-1]) 
 
 // cond evaluates a condition at st and returns two new states, where it
 // held and where it did not, and the types of its value.
-func (a *analyzer) cond(e ast.Expr, st *state, sc *scope) (t, f *state, ty typ) {
+func (a *analyzer) cond(e ast.Expr, st *state, sc *flowScope) (t, f *state, ty typ) {
 	switch e := e.(type) {
 	case *ast.UnaryNotOpExpr:
 		t, f, _ = a.cond(e.Expr, st, sc)
@@ -117,7 +117,7 @@ func setNX(e *ast.FuncCallExpr) bool {
 
 // expr evaluates e at st: the types its value may have. An operation that
 // may raise calls mayFail; operations that succeed refine their operands.
-func (a *analyzer) expr(e ast.Expr, st *state, sc *scope) typ {
+func (a *analyzer) expr(e ast.Expr, st *state, sc *flowScope) typ {
 	switch e := e.(type) {
 	case *ast.NilExpr:
 		return tNil
@@ -242,7 +242,7 @@ func (a *analyzer) expr(e ast.Expr, st *state, sc *scope) typ {
 
 // arith evaluates operands of arithmetic: it may raise unless all convert
 // to numbers, and after it they do.
-func (a *analyzer) arith(st *state, sc *scope, operands ...ast.Expr) {
+func (a *analyzer) arith(st *state, sc *flowScope, operands ...ast.Expr) {
 	ok := true
 	for _, o := range operands {
 		if !a.expr(o, st, sc).within(tArith) {

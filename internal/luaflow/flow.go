@@ -63,7 +63,7 @@ func Analyze(code string) Flow {
 	a := &analyzer{volatile: map[string]bool{}, assigned: map[string]bool{}, writes: map[*ast.FuncCallExpr]bool{},
 		escapes: map[string]bool{}, handed: map[string]bool{}, stored: map[string]bool{}, indexed: map[string]bool{},
 		ctors: map[*ast.TableExpr][]typ{}, loopElems: map[string][]string{}, plans: map[*ast.FuncCallExpr]*Plan{}}
-	a.scan(chunk, newNames(nil), nil, false)
+	a.scan(chunk, newScope[bool](nil), nil, false)
 	if a.giveUp {
 		return Flow{Needed: true, gaveUp: &a.gaveUp}
 	}
@@ -74,7 +74,7 @@ func Analyze(code string) Flow {
 	a.syms = map[ast.Stmt]string{}
 	a.loopIndex = map[ast.Stmt]*local{}
 	st := newState()
-	a.block(chunk, st, &scope{vars: map[string]*local{}})
+	a.block(chunk, st, newScope[*local](nil))
 	if a.giveUp {
 		return Flow{Needed: true, gaveUp: &a.gaveUp}
 	}

@@ -12,7 +12,7 @@ import (
 // or a break leaves from the middle of the body, every local the loop
 // assigns is taken as unknown instead: what holds then holds on each
 // iteration. After the loop holds what held at the top of its body.
-func (a *analyzer) loop(s ast.Stmt, st *state, sc *scope) {
+func (a *analyzer) loop(s ast.Stmt, st *state, sc *flowScope) {
 	var body []ast.Stmt
 	switch s := s.(type) {
 	case *ast.WhileStmt:
@@ -135,8 +135,8 @@ func collectStores(stmts []ast.Stmt, into map[string]bool) {
 
 // iteration runs one iteration of a loop from in and returns the state at
 // the end of its body.
-func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *scope) *state {
-	inner := &scope{parent: sc, vars: map[string]*local{}}
+func (a *analyzer) iteration(s ast.Stmt, body []ast.Stmt, in *state, sc *flowScope) *state {
+	inner := newScope(sc)
 	switch s := s.(type) {
 	case *ast.WhileStmt:
 		in, _, _ = a.cond(s.Condition, in, sc)

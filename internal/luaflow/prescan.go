@@ -15,23 +15,6 @@ var numeral = regexp.MustCompile(`^\s*[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[
 // The scan: everything but the flow. Resolves names, finds the writes,
 // gives up on what the flow analysis does not model.
 
-// names is a lexical scope of the scan: the names declared in it.
-type names struct {
-	parent *names
-	set    map[string]bool
-}
-
-func newNames(parent *names) *names { return &names{parent: parent, set: map[string]bool{}} }
-
-func (n *names) has(name string) bool {
-	for s := n; s != nil; s = s.parent {
-		if s.set[name] {
-			return true
-		}
-	}
-	return false
-}
-
 type analyzer struct {
 	giveUp    bool
 	gaveUp    failure         // why
@@ -62,7 +45,7 @@ type analyzer struct {
 // isBuiltin: e names one of the builtins names, not shadowed.
 func isBuiltin(e ast.Expr, sc *names, names ...string) bool {
 	id, ok := e.(*ast.IdentExpr)
-	return ok && !sc.has(id.Value) && slices.Contains(names, id.Value)
+	return ok && !sc.lookup(id.Value) && slices.Contains(names, id.Value)
 }
 
 // lookOnly are builtins that neither change their arguments nor return
@@ -97,7 +80,7 @@ func (a *analyzer) declare(sc *names, declared map[string]bool, ns ...string) {
 		if n == "redis" || globals[n] && (n == "math" || n == "tonumber" || n == "tostring" || n == "type") {
 			a.quit(nil, "a local named redis, math, tonumber, tostring or type, which the proof trusts to be Redis's")
 		}
-		sc.set[n] = true
+		sc.vars[n] = true
 		if declared != nil {
 			declared[n] = true
 		}
@@ -112,7 +95,7 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 	case *ast.AssignStmt:
 		for _, l := range s.Lhs {
 			if id, ok := l.(*ast.IdentExpr); ok {
-				if !sc.has(id.Value) {
+				if !sc.lookup(id.Value) {
 					a.quit(l, "an assignment to the global "+id.Value)
 				}
 				a.assigned[id.Value] = true
@@ -140,24 +123,24 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 	case *ast.FuncCallStmt:
 		a.scanExpr(s.Expr, sc, declared, nested)
 	case *ast.DoBlockStmt:
-		a.scan(s.Stmts, newNames(sc), declared, nested)
+		a.scan(s.Stmts, newScope(sc), declared, nested)
 	case *ast.WhileStmt:
 		a.scanExpr(s.Condition, sc, declared, nested)
-		a.scan(s.Stmts, newNames(sc), declared, nested)
+		a.scan(s.Stmts, newScope(sc), declared, nested)
 	case *ast.RepeatStmt:
-		inner := newNames(sc)
+		inner := newScope(sc)
 		a.scan(s.Stmts, inner, declared, nested)
 		a.scanExpr(s.Condition, inner, declared, nested)
 	case *ast.IfStmt:
 		a.scanExpr(s.Condition, sc, declared, nested)
-		a.scan(s.Then, newNames(sc), declared, nested)
-		a.scan(s.Else, newNames(sc), declared, nested)
+		a.scan(s.Then, newScope(sc), declared, nested)
+		a.scan(s.Else, newScope(sc), declared, nested)
 	case *ast.NumberForStmt:
 		a.scanExprs([]ast.Expr{s.Init, s.Limit}, sc, declared, nested)
 		if s.Step != nil {
 			a.scanExpr(s.Step, sc, declared, nested)
 		}
-		inner := newNames(sc)
+		inner := newScope(sc)
 		a.declare(inner, declared, s.Name)
 		a.scan(s.Stmts, inner, declared, nested)
 	case *ast.GenericForStmt:
@@ -172,13 +155,13 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 		} else {
 			a.scanExprs(s.Exprs, sc, declared, nested)
 		}
-		inner := newNames(sc)
+		inner := newScope(sc)
 		a.declare(inner, declared, s.Names...)
 		a.scan(s.Stmts, inner, declared, nested)
 	case *ast.FuncDefStmt:
 		// function name() … end assigns a global or a table's field.
 		if id, ok := s.Name.Func.(*ast.IdentExpr); ok && s.Name.Receiver == nil {
-			if !sc.has(id.Value) {
+			if !sc.lookup(id.Value) {
 				a.quit(s, "function "+id.Value+"() defines a global")
 			}
 			a.assigned[id.Value] = true
@@ -256,7 +239,7 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 			// count the arguments it ends. The AST is the proof's own.
 			e.AdjustRet = true
 		}
-		if id, ok := e.Func.(*ast.IdentExpr); ok && e.Receiver == nil && lookOnly[id.Value] && !sc.has(id.Value) {
+		if id, ok := e.Func.(*ast.IdentExpr); ok && e.Receiver == nil && lookOnly[id.Value] && !sc.lookup(id.Value) {
 			for _, arg := range e.Args {
 				a.scanOperand(arg, sc, declared, nested)
 				if t, ok := arg.(*ast.IdentExpr); ok && (id.Value == "unpack" || id.Value == "next") {
@@ -289,7 +272,7 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 	case *ast.UnaryLenOpExpr:
 		a.scanOperand(e.Expr, sc, declared, nested)
 	case *ast.FunctionExpr:
-		inner := newNames(sc)
+		inner := newScope(sc)
 		own := map[string]bool{}
 		a.declare(inner, own, e.ParList.Names...)
 		collectDeclared(e.Stmts, own)
@@ -305,11 +288,11 @@ func oneResult(e *ast.FuncCallExpr, sc *names) bool {
 	}
 	switch f := e.Func.(type) {
 	case *ast.IdentExpr:
-		return !sc.has(f.Value) && (f.Value == "tostring" || f.Value == "tonumber" || f.Value == "type")
+		return !sc.lookup(f.Value) && (f.Value == "tostring" || f.Value == "tonumber" || f.Value == "type")
 	case *ast.AttrGetExpr:
 		lib, ok := f.Object.(*ast.IdentExpr)
 		fn, isStr := f.Key.(*ast.StringExpr)
-		if !ok || !isStr || sc.has(lib.Value) {
+		if !ok || !isStr || sc.lookup(lib.Value) {
 			return false
 		}
 		return oneResultFns[lib.Value+"."+fn.Value]
@@ -326,7 +309,7 @@ var oneResultFns = map[string]bool{
 
 // scanName checks that a name is a local or a global a script may read.
 func (a *analyzer) scanName(e *ast.IdentExpr, sc *names) {
-	if !sc.has(e.Value) && (!globals[e.Value] || e.Value == "redis") {
+	if !sc.lookup(e.Value) && (!globals[e.Value] || e.Value == "redis") {
 		a.quit(e, e.Value+": an unknown global, or redis used as a value")
 	}
 }
@@ -384,7 +367,7 @@ func collectDeclared(stmts []ast.Stmt, into map[string]bool) {
 
 func isRedis(e ast.Expr, sc *names) bool {
 	id, ok := e.(*ast.IdentExpr)
-	return ok && id.Value == "redis" && !sc.has("redis")
+	return ok && id.Value == "redis" && !sc.lookup("redis")
 }
 
 // isWrite: the command of a redis.call may write (unknown: yes). The

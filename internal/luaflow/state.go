@@ -15,7 +15,7 @@ import (
 type local struct {
 	name    string
 	fn      *ast.FunctionExpr
-	fnScope *scope
+	fnScope *flowScope
 	read    *read  // the local holds this read's reply
 	key     string // the local is set to KEYS[n] (keyOf says whether it stays so)
 	// keysIndex: the index of a loop over ipairs(KEYS), 1 … #KEYS.
@@ -96,20 +96,6 @@ type Plan struct {
 	Local string
 	Refs  []string // per field written: Lua for its old value
 	Names []string // the fields, as Lua string literals
-}
-
-type scope struct {
-	parent *scope
-	vars   map[string]*local
-}
-
-func (s *scope) lookup(name string) *local {
-	for c := s; c != nil; c = c.parent {
-		if l, ok := c.vars[name]; ok {
-			return l
-		}
-	}
-	return nil
 }
 
 // state is what holds at a point of the main chunk on the paths reaching
@@ -300,7 +286,7 @@ func (a *analyzer) typeOf(st *state, l *local) typ {
 
 // narrowable is the local e names, when what it holds may be narrowed on
 // this path: a live path, and a local no function changes behind it.
-func (a *analyzer) narrowable(e ast.Expr, st *state, sc *scope) *local {
+func (a *analyzer) narrowable(e ast.Expr, st *state, sc *flowScope) *local {
 	id, ok := e.(*ast.IdentExpr)
 	if !ok || st.dead {
 		return nil
@@ -312,7 +298,7 @@ func (a *analyzer) narrowable(e ast.Expr, st *state, sc *scope) *local {
 }
 
 // refine narrows what an identifier holds after something showed it fits.
-func (a *analyzer) refine(e ast.Expr, st *state, sc *scope, to func(typ) typ) {
+func (a *analyzer) refine(e ast.Expr, st *state, sc *flowScope, to func(typ) typ) {
 	l := a.narrowable(e, st, sc)
 	if l == nil {
 		return

@@ -6,7 +6,7 @@ import (
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
 )
 
-func (a *analyzer) block(stmts []ast.Stmt, st *state, sc *scope) {
+func (a *analyzer) block(stmts []ast.Stmt, st *state, sc *flowScope) {
 	for _, s := range stmts {
 		if st.dead || a.giveUp {
 			return
@@ -15,7 +15,7 @@ func (a *analyzer) block(stmts []ast.Stmt, st *state, sc *scope) {
 	}
 }
 
-func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
+func (a *analyzer) stmt(s ast.Stmt, st *state, sc *flowScope) {
 	switch s := s.(type) {
 	case *ast.LocalAssignStmt:
 		ts := a.exprList(s.Exprs, len(s.Names), st, sc)
@@ -40,7 +40,7 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 				if f, ok := s.Exprs[i].(*ast.FunctionExpr); ok && !a.assigned[n] {
 					// The body sees the names declared so far (and, for
 					// local function, itself), not the ones after.
-					l.fn, l.fnScope = f, &scope{parent: sc.parent, vars: maps.Clone(sc.vars)}
+					l.fn, l.fnScope = f, &flowScope{parent: sc.parent, vars: maps.Clone(sc.vars)}
 				}
 			}
 		}
@@ -71,11 +71,11 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *scope) {
 	case *ast.FuncCallStmt:
 		a.expr(s.Expr, st, sc)
 	case *ast.DoBlockStmt:
-		a.block(s.Stmts, st, &scope{parent: sc, vars: map[string]*local{}})
+		a.block(s.Stmts, st, newScope(sc))
 	case *ast.IfStmt:
 		t, f, _ := a.cond(s.Condition, st, sc)
-		a.block(s.Then, t, &scope{parent: sc, vars: map[string]*local{}})
-		a.block(s.Else, f, &scope{parent: sc, vars: map[string]*local{}})
+		a.block(s.Then, t, newScope(sc))
+		a.block(s.Else, f, newScope(sc))
 		t.join(f)
 		*st = *t
 	case *ast.WhileStmt, *ast.RepeatStmt, *ast.NumberForStmt, *ast.GenericForStmt:
@@ -205,7 +205,7 @@ func callsAnything(stmts []ast.Stmt) bool {
 
 // codec: e is cjson's or cmsgpack's encoder or decoder, which call no Lua
 // function.
-func codec(e ast.Expr, sc *scope) bool {
+func codec(e ast.Expr, sc *flowScope) bool {
 	attr, ok := e.(*ast.AttrGetExpr)
 	if !ok {
 		return false

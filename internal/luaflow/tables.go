@@ -10,7 +10,7 @@ func (a *analyzer) owned(name string) bool {
 
 // constructed is what a table constructor holds: known for literals and
 // locals (the constructor has been evaluated; nothing is evaluated again).
-func (a *analyzer) constructed(t *ast.TableExpr, st *state, sc *scope) tabFact {
+func (a *analyzer) constructed(t *ast.TableExpr, st *state, sc *flowScope) tabFact {
 	f := tabFact{recs: len(t.Fields) == 0}
 	for i, fl := range t.Fields {
 		ty := a.peekType(fl.Value, st, sc)
@@ -30,7 +30,7 @@ func (a *analyzer) constructed(t *ast.TableExpr, st *state, sc *scope) tabFact {
 }
 
 // tableOf is the owned table local e names with what is known of it, if any.
-func (a *analyzer) tableOf(e ast.Expr, st *state, sc *scope) (*local, tabFact, bool) {
+func (a *analyzer) tableOf(e ast.Expr, st *state, sc *flowScope) (*local, tabFact, bool) {
 	id, ok := e.(*ast.IdentExpr)
 	if !ok || st.dead {
 		return nil, tabFact{}, false
@@ -45,7 +45,7 @@ func (a *analyzer) tableOf(e ast.Expr, st *state, sc *scope) (*local, tabFact, b
 
 // keysIndex is the local e names when it is the index of a loop over
 // ipairs(KEYS) that the body does not assign.
-func (a *analyzer) keysIndex(e ast.Expr, sc *scope) *local {
+func (a *analyzer) keysIndex(e ast.Expr, sc *flowScope) *local {
 	id, ok := e.(*ast.IdentExpr)
 	if !ok {
 		return nil
@@ -58,7 +58,7 @@ func (a *analyzer) keysIndex(e ast.Expr, sc *scope) *local {
 
 // store records t[k] = v (v of type ty, n if a number known) in what is
 // known of t, if t is an owned table.
-func (a *analyzer) store(lhs *ast.AttrGetExpr, rhs ast.Expr, ty typ, n *num, st *state, sc *scope) {
+func (a *analyzer) store(lhs *ast.AttrGetExpr, rhs ast.Expr, ty typ, n *num, st *state, sc *flowScope) {
 	l, f, ok := a.tableOf(lhs.Object, st, sc)
 	if !ok {
 		return
@@ -109,7 +109,7 @@ func (a *analyzer) store(lhs *ast.AttrGetExpr, rhs ast.Expr, ty typ, n *num, st 
 
 // record is what the fields of e hold, when e is a constructor of named
 // fields only, each once (it has been evaluated: a.ctors has their types).
-func (a *analyzer) record(e ast.Expr, st *state, sc *scope) map[string]fieldFact {
+func (a *analyzer) record(e ast.Expr, st *state, sc *flowScope) map[string]fieldFact {
 	t, ok := e.(*ast.TableExpr)
 	if !ok {
 		return nil
@@ -154,7 +154,7 @@ func (a *analyzer) recordsOnly(t *local) bool {
 
 // recordField is what is known of e, c.name where c is the element of a
 // loop over ipairs(t) and t holds records.
-func (a *analyzer) recordField(e *ast.AttrGetExpr, st *state, sc *scope) (fieldFact, bool) {
+func (a *analyzer) recordField(e *ast.AttrGetExpr, st *state, sc *flowScope) (fieldFact, bool) {
 	id, ok := e.Object.(*ast.IdentExpr)
 	name, isStr := e.Key.(*ast.StringExpr)
 	if !ok || !isStr || st.dead {
@@ -175,7 +175,7 @@ func (a *analyzer) recordField(e *ast.AttrGetExpr, st *state, sc *scope) (fieldF
 
 // element is the type of t[k], when t is an owned table: one of its
 // values, or nil unless the table is filled and k a KEYS index.
-func (a *analyzer) element(e *ast.AttrGetExpr, st *state, sc *scope) (typ, bool) {
+func (a *analyzer) element(e *ast.AttrGetExpr, st *state, sc *flowScope) (typ, bool) {
 	_, f, ok := a.tableOf(e.Object, st, sc)
 	if !ok {
 		return 0, false
