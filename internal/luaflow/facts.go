@@ -57,6 +57,7 @@ const (
 	ArityAtLeast                      // at least N arguments, more than Cmd takes: Name
 	DynamicKeys                       // the key positions depend on a run-time argument: Name
 	KeysUnfit                         // Redis cannot find the keys in these arguments: Name
+	KeyOf                             // a key that is a KEYS element: Name (command), Other, Text, N (its literal index, 0: computed)
 	KeyDerived                        // a key derived from a KEYS element: Name (command), Other (the element), Text
 	KeySource                         // a key built from something else: Name (command), Other (what), Text
 )

@@ -94,8 +94,8 @@ func (a *walker) redisCall(call *ast.FuncCallExpr, fname string, args []arg) {
 	a.checkKeys(cmd, upper, args, fixed, tail, line)
 }
 
-// checkKeys finds the key positions from Redis's key specs and checks the
-// argument at each. With a multi-value tail (unpack(…), …) it tries the
+// checkKeys finds the key positions from Redis's key specs and records
+// where the argument at each comes from. With a multi-value tail (unpack(…), …) it tries the
 // tail at a few lengths and checks the tail itself when keys may fall in it.
 func (a *walker) checkKeys(cmd *commands.Command, upper string, args []arg, fixed int, tail bool, line int) {
 	var positions []int
@@ -147,11 +147,15 @@ func (a *walker) checkKeys(cmd *commands.Command, upper string, args []arg, fixe
 	}
 }
 
+// checkKey records where key argument x of command upper comes from: one
+// fact per key of a call, KEYS elements included.
 func (a *walker) checkKey(upper string, x arg, line int) {
 	kind := KeySource
 	switch x.v.o {
-	case oKey, oParam:
-		return
+	case oParam:
+		return // the helper's caller passes it: read again there
+	case oKey:
+		kind = KeyOf
 	case oKeyDerived:
 		kind = KeyDerived
 	}
@@ -160,5 +164,5 @@ func (a *walker) checkKey(upper string, x arg, line int) {
 	case *ast.IdentExpr, *ast.AttrGetExpr:
 		text = exprText(x.e)
 	}
-	a.fact(Fact{Kind: kind, Node: x.e, Line: line, Name: upper, Other: x.v.why, Text: text})
+	a.fact(Fact{Kind: kind, Node: x.e, Line: line, Name: upper, Other: x.v.why, Text: text, N: x.v.key})
 }
