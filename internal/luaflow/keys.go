@@ -216,7 +216,8 @@ func (a *walker) block(stmts []ast.Stmt, sc *walkScope) {
 // walkFrame is one function body the key walk reads.
 type walkFrame struct {
 	// inline is set when a helper is read again with its caller's
-	// arguments: then only what depends on them (commands, keys) reports.
+	// arguments: its facts are marked Inline, and lint reports only those
+	// that depend on the arguments (commands, keys).
 	inline      bool
 	via         Via // the call being followed
 	varargs     []value
@@ -602,7 +603,7 @@ func (a *walker) ident(e *ast.IdentExpr, sc *walkScope) value {
 }
 
 // global resolves a name that is no local: Redis's environment, or a
-// finding.
+// fact (undefined, sandboxed).
 func (a *walker) global(e *ast.IdentExpr, sc *walkScope) value {
 	n := e.Value
 	if v, ok := a.globals[n]; ok {

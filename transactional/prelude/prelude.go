@@ -23,8 +23,8 @@ const runName = "__scriptgen_run"
 // first line with src's first line, so that every line of src keeps its
 // number in Lua's error messages.
 //
-// Writes that are the last thing of their run that can fail (see Needed)
-// call Redis directly: they need no undo.
+// Writes that are the last thing of their run that can fail (see
+// luaflow.Needed) call Redis directly: they need no undo.
 //
 // When every write that is not final is a hash write of fields the script
 // read before its first write, no runtime is needed but the log of those
@@ -39,7 +39,8 @@ func wrap(src string, an luaflow.Flow) string {
 }
 
 // Ship is the EVAL text of a transactional script as the bundler ships it:
-// src as it stands when it needs no runtime (Needed), else Wrap's text.
+// src as it stands when it needs no runtime (luaflow.Needed), else Wrap's
+// text.
 func Ship(src string) string {
 	an := luaflow.Analyze(src)
 	if !an.Needed {
