@@ -149,7 +149,7 @@ func Walk(p *Program) Keys {
 	for range maxPasses {
 		// A pass is final unless a value changed after it was read (a loop
 		// assigning after a use); only the final pass's facts count.
-		a.facts, a.changed = nil, false
+		a.facts, a.changed = a.facts[:0], false
 		a.globals, a.memo = map[string]value{}, map[memoKey]value{}
 		a.usedKeys, a.usedArgs = map[int]bool{}, map[int]bool{}
 		a.dynamicKeys, a.dynamicArgs = false, false
