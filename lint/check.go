@@ -96,7 +96,7 @@ func (a *checker) fact(f luaflow.Fact) {
 	if rule == "" {
 		return
 	}
-	if f.Inline {
+	if f.Via != nil {
 		switch rule {
 		case RuleGlobals, RuleSandbox, RuleReadonlyTables, RuleShadow:
 			return // already reported where the helper is defined
@@ -268,7 +268,7 @@ func arity(c *commands.Command) string {
 // keyRule words a key that does not come from KEYS as it is.
 func (a *checker) keyRule(f luaflow.Fact) (rule, msg string) {
 	via := ""
-	if f.Inline {
+	if f.Via != nil {
 		at := fmt.Sprintf("line %d", f.Via.Line)
 		if f.Via.Chunk != nil {
 			at = fmt.Sprintf("%s:%d", a.files[f.Via.Chunk].path, f.Via.Line)

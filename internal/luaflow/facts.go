@@ -6,19 +6,18 @@ import "github.com/scriptgen/scriptgen/internal/commands"
 // ARGV index, a command and what its keys are built from. Which facts are
 // findings, and in what words, is package lint's to say.
 type Fact struct {
-	Kind  FactKind
 	Chunk *Chunk
 	Node  any // an ast node or a NameRef: where the fact's token starts
+	// Via is the helper call being followed when the fact was found
+	// reading a helper again with its caller's arguments; else nil.
+	Via   *Via
 	Line  int
-	// Inline: found while a helper was read again with its caller's
-	// arguments, at the call Via names.
-	Inline bool
-	Via    Via
-	Name   string // what the fact is about: a name, a field, a command (upper case)
-	Other  string // a second name, or what a value is built from
-	Text   string // the source of a key argument that is a name or an index, else ""
-	N      int    // an index, a line or a count
-	Cmd    *commands.Command
+	N     int    // an index, a line or a count
+	Name  string // what the fact is about: a name, a field, a command (upper case)
+	Other string // a second name, or what a value is built from
+	Text  string // the source of a key argument that is a name or an index, else ""
+	Cmd   *commands.Command
+	Kind  FactKind
 }
 
 // Via is the first call through which a helper is being read: its line
@@ -57,7 +56,7 @@ const (
 	ArityAtLeast                      // at least N arguments, more than Cmd takes: Name
 	DynamicKeys                       // the key positions depend on a run-time argument: Name
 	KeysUnfit                         // Redis cannot find the keys in these arguments: Name
-	KeyOf                             // a key that is a KEYS element: Name (command), Other, Text, N (its literal index, 0: computed)
+	KeyOf                             // a key that is a KEYS element (Program.EveryKey): Name (command), Other, Text, N (its literal index, 0: computed)
 	KeyDerived                        // a key derived from a KEYS element: Name (command), Other (the element), Text
 	KeySource                         // a key built from something else: Name (command), Other (what), Text
 )

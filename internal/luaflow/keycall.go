@@ -155,6 +155,9 @@ func (a *walker) checkKey(upper string, x arg, line int) {
 	case oParam:
 		return // the helper's caller passes it: read again there
 	case oKey:
+		if !a.p.EveryKey {
+			return
+		}
 		kind = KeyOf
 	case oKeyDerived:
 		kind = KeyDerived

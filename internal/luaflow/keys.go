@@ -54,6 +54,9 @@ type Program struct {
 	Chunks   []*Chunk
 	Library  bool // a Functions library: `#!lua name=…`
 	NoWrites bool // flagged no-writes
+	// EveryKey: record a KeyOf fact for each key that is a KEYS element
+	// too, not only for keys that are not (lint needs only those).
+	EveryKey bool
 }
 
 // A Chunk is one file of a Program.
@@ -168,7 +171,8 @@ func Walk(p *Program) Keys {
 			break
 		}
 	}
-	out := Keys{Facts: a.facts, KeysUsed: a.usedKeys, ArgsUsed: a.usedArgs, DynamicKeys: a.dynamicKeys, DynamicArgs: a.dynamicArgs}
+	out := Keys{Facts: a.facts, KeysUsed: a.usedKeys, ArgsUsed: a.usedArgs, DynamicKeys: a.dynamicKeys, DynamicArgs: a.dynamicArgs,
+		Locals: make([]Local, 0, len(a.vars))}
 	for _, v := range a.vars {
 		if v.local {
 			out.Locals = append(out.Locals, Local{Name: v.name, Chunk: v.chunk, Line: v.line, Ref: v.ref, Used: v.used, Func: v.v.k == kFunc})
@@ -202,7 +206,7 @@ func (a *walker) chunk(c *Chunk, sc *walkScope) {
 func (a *walker) fact(f Fact) {
 	f.Chunk = a.cur
 	if a.frame.inline {
-		f.Inline, f.Via = true, a.frame.via
+		f.Via = &a.frame.via
 	}
 	a.facts = append(a.facts, f)
 }
@@ -216,8 +220,8 @@ func (a *walker) block(stmts []ast.Stmt, sc *walkScope) {
 // walkFrame is one function body the key walk reads.
 type walkFrame struct {
 	// inline is set when a helper is read again with its caller's
-	// arguments: its facts are marked Inline, and lint reports only those
-	// that depend on the arguments (commands, keys).
+	// arguments: its facts name the call (Fact.Via), and lint reports only
+	// those that depend on the arguments (commands, keys).
 	inline      bool
 	via         Via // the call being followed
 	varargs     []value

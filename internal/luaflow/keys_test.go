@@ -16,11 +16,11 @@ func walk(t *testing.T, src string, library bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k := Walk(&Program{Chunks: []*Chunk{{Stmts: stmts}}, Library: library})
+	k := Walk(&Program{Chunks: []*Chunk{{Stmts: stmts}}, Library: library, EveryKey: true})
 	var out []string
 	for _, f := range k.Facts {
 		s := fmt.Sprintf("%d:%d %s|%s|%s|%d", f.Line, f.Kind, f.Name, f.Other, f.Text, f.N)
-		if f.Inline {
+		if f.Via != nil {
 			s += fmt.Sprintf(" via %d", f.Via.Line)
 		}
 		out = append(out, s)
