@@ -288,7 +288,11 @@ func (a *analyzer) findPlan(e *ast.FuncCallExpr, fn string, sc *flowScope) *Plan
 // Its writes are never the last failure point (the scan saw to that).
 func (a *analyzer) follow(call *ast.FuncCallExpr, l *local, args []typ, st *state, callerScope *flowScope) typ {
 	argExprs := call.Args
-	if a.depth >= 8 {
+	depth := 0
+	if a.frame != nil {
+		depth = a.frame.depth
+	}
+	if depth >= maxDepth {
 		a.mayFail(st, call, "a call of "+l.name+", nested too deep to follow")
 		return tAny
 	}
@@ -310,10 +314,10 @@ func (a *analyzer) follow(call *ast.FuncCallExpr, l *local, args []typ, st *stat
 		}
 	}
 	outer := a.frame
-	fr := &frame{}
-	a.frame, a.depth = fr, a.depth+1
+	fr := &frame{depth: depth + 1}
+	a.frame = fr
 	a.block(f.Stmts, in, sc)
-	a.frame, a.depth = outer, a.depth-1
+	a.frame = outer
 	if !in.dead {
 		fr.rets |= tNil
 	}

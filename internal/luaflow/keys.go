@@ -136,7 +136,7 @@ type walker struct {
 	globals map[string]value
 	memo    map[memoKey]value
 	changed bool
-	frame   *walkFrame
+	frame   *frame
 
 	usedKeys, usedArgs       map[int]bool
 	dynamicKeys, dynamicArgs bool
@@ -162,7 +162,7 @@ func Walk(p *Program) Keys {
 		for _, t := range a.tables {
 			t.read = false
 		}
-		a.frame = &walkFrame{noWrites: p.NoWrites}
+		a.frame = &frame{noWrites: p.NoWrites}
 		top := newScope[*varInfo](nil)
 		for _, c := range p.Chunks {
 			a.chunk(c, top)
@@ -215,21 +215,6 @@ func (a *walker) block(stmts []ast.Stmt, sc *walkScope) {
 	for _, st := range stmts {
 		a.stmt(st, sc)
 	}
-}
-
-// walkFrame is one function body the key walk reads.
-type walkFrame struct {
-	// inline is set when a helper is read again with its caller's
-	// arguments: its facts name the call (Fact.Via), and lint reports only
-	// those that depend on the arguments (commands, keys).
-	inline      bool
-	via         Via // the call being followed
-	varargs     []value
-	hasVarargs  bool
-	noWrites    bool
-	registering bool // the frame only passes a Functions callback its keys and args
-	ret         value
-	depth       int
 }
 
 // declare adds a local; ephemeral ones (inside a followed helper) do not
@@ -445,7 +430,7 @@ func (a *walker) function(f *ast.FunctionExpr, sc *walkScope, method bool) value
 		// Read the body once where it stands, its parameters unknown;
 		// calls read it again with their arguments.
 		saved := a.frame
-		a.frame = &walkFrame{noWrites: saved.noWrites, hasVarargs: false, depth: saved.depth}
+		a.frame = &frame{noWrites: saved.noWrites, hasVarargs: false, depth: saved.depth}
 		inner := newScope[*varInfo](sc)
 		if method {
 			a.assign(a.declare(inner, NameRef{f, -1}, "self", f.Line(), false), value{o: oParam, why: "self"})
@@ -803,7 +788,7 @@ func (a *walker) follow(fn *fnInfo, args []arg, call *ast.FuncCallExpr) value {
 	a.memo[key] = value{o: oOther, why: "a recursive call", multi: true}
 
 	saved, savedChunk := a.frame, a.cur
-	fr := &walkFrame{inline: true, via: saved.via, noWrites: saved.noWrites, depth: saved.depth + 1, ret: nilValue}
+	fr := &frame{inline: true, via: saved.via, noWrites: saved.noWrites, depth: saved.depth + 1, ret: nilValue}
 	if fr.via.Line == 0 {
 		fr.via.Line = call.Line()
 		if fn.chunk != a.cur {
@@ -881,7 +866,7 @@ func (a *walker) register(e *ast.FuncCallExpr, args []arg, sc *walkScope) {
 		return
 	}
 	saved := a.frame
-	a.frame = &walkFrame{noWrites: noWrites || saved.noWrites, depth: saved.depth, registering: true}
+	a.frame = &frame{noWrites: noWrites || saved.noWrites, depth: saved.depth, registering: true}
 	a.follow(cb.fn, []arg{{v: value{o: oOther, why: "keys", k: kKeys}}, {v: value{o: oOther, why: "args", k: kArgv}}}, e)
 	a.frame = saved
 }

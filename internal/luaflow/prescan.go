@@ -33,10 +33,9 @@ type analyzer struct {
 	setresp   bool                          // the script calls redis.setresp
 	plans     map[*ast.FuncCallExpr]*Plan   // writes whose undo the script's own read gives
 	sites     []*ast.FuncCallExpr           // redis.call and redis.pcall, in source order
-	depth     int
-	frame     *frame                    // the local function being followed, if any
-	callNums  map[*ast.FuncCallExpr]num // what calls of local functions returned, when numbers
-	syms      map[ast.Stmt]string       // ipairs(KEYS) loops: the name of their element's key
+	frame     *frame                        // the local function being followed, if any
+	callNums  map[*ast.FuncCallExpr]num     // what calls of local functions returned, when numbers
+	syms      map[ast.Stmt]string           // ipairs(KEYS) loops: the name of their element's key
 	// loopIndex: the index local of a generic for, as its last iteration
 	// analyzed made it.
 	loopIndex map[ast.Stmt]*local

@@ -213,16 +213,6 @@ func (a *state) join(b *state) {
 	a.deleted = a.deleted || b.deleted
 }
 
-// frame follows a call into a local function: whether something in it may
-// fail, and what it returns.
-type frame struct {
-	raises bool
-	why    string // the first thing in it that may fail
-	wrote  bool
-	rets   typ
-	nums   *num // what its numbers returned are, if any
-}
-
 // mayFail records that an operation at st may raise: every write that may
 // have run before it is not the run's last failure point. at and why say
 // where and what, for Explain.
