@@ -195,8 +195,8 @@ func sandboxWhy(n string) string {
 
 // unused reports locals never read, after the last pass.
 func (a *checker) unused(k luaflow.Keys) {
-	for _, v := range k.Locals {
-		if v.Used || strings.HasPrefix(v.Name, "_") {
+	for _, v := range k.Unread {
+		if strings.HasPrefix(v.Name, "_") {
 			continue
 		}
 		what := "local " + v.Name + " is never read"

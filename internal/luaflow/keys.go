@@ -86,9 +86,9 @@ type NameRef struct {
 // pass is final unless a value changed after it was read).
 type Keys struct {
 	Facts []Fact
-	// Locals are the locals the unused rule may report (not parameters,
-	// loop variables or an include's top level), read or not.
-	Locals []Local
+	// Unread are the locals the last pass never read, but for
+	// parameters, loop variables and an include's top level.
+	Unread []Local
 	// KeysUsed and ArgsUsed are the literal indexes of KEYS and ARGV read;
 	// DynamicKeys and DynamicArgs, that some were read by a computed index
 	// or handed on whole.
@@ -102,7 +102,6 @@ type Local struct {
 	Chunk *Chunk
 	Line  int
 	Ref   NameRef
-	Used  bool
 	Func  bool // it holds a function of the script
 }
 
@@ -148,6 +147,7 @@ func Walk(p *Program) Keys {
 	a := &walker{
 		p: p, vars: map[NameRef]*varInfo{}, fns: map[*ast.FunctionExpr]*fnInfo{},
 		tables: map[*ast.TableExpr]*tableInfo{},
+		facts:  make([]Fact, 0, 16), // a clean script of 100 lines has about a dozen
 	}
 	for range maxPasses {
 		// A pass is final unless a value changed after it was read (a loop
@@ -171,11 +171,10 @@ func Walk(p *Program) Keys {
 			break
 		}
 	}
-	out := Keys{Facts: a.facts, KeysUsed: a.usedKeys, ArgsUsed: a.usedArgs, DynamicKeys: a.dynamicKeys, DynamicArgs: a.dynamicArgs,
-		Locals: make([]Local, 0, len(a.vars))}
+	out := Keys{Facts: a.facts, KeysUsed: a.usedKeys, ArgsUsed: a.usedArgs, DynamicKeys: a.dynamicKeys, DynamicArgs: a.dynamicArgs}
 	for _, v := range a.vars {
-		if v.local {
-			out.Locals = append(out.Locals, Local{Name: v.name, Chunk: v.chunk, Line: v.line, Ref: v.ref, Used: v.used, Func: v.v.k == kFunc})
+		if v.local && !v.used {
+			out.Unread = append(out.Unread, Local{Name: v.name, Chunk: v.chunk, Line: v.line, Ref: v.ref, Func: v.v.k == kFunc})
 		}
 	}
 	return out
