@@ -1,6 +1,6 @@
 // Package luaflow is the Lua analyser: what a script's values are, read
-// from its AST, as facts for the stages after it. It holds two passes over
-// one scope type (scope.go):
+// from its AST, as facts for the stages after it. It holds two passes, with
+// one scope type (scope.go) and one frame type (frame.go):
 //   - the key walk (Walk, keys.go): a flow-insensitive reading of the
 //     script and its includes that gives every expression an abstract
 //     value (where a key comes from), follows helpers and resolves each
