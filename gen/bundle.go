@@ -208,7 +208,7 @@ func Bundle(scripts []*script.Script) (map[string][]byte, error) {
 // has Redis flags, the helpers it includes, then its source with the header
 // kept as comments. A transactional script has its helpers and source
 // wrapped in the rollback prelude together, so that writes made by helpers
-// are journaled too, unless it needs no journal (prelude.Needed).
+// are journaled too, unless it needs no journal (luaflow.Needed).
 func (l *Library) EvalSource(s *script.Script) (string, error) {
 	var b strings.Builder
 	if flags := s.RedisFlags(); len(flags) > 0 {

@@ -2,51 +2,17 @@ package lint
 
 import (
 	"fmt"
-	"github.com/scriptgen/scriptgen/transactional/prelude"
-	"strconv"
 	"strings"
 
-	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
-
+	"github.com/scriptgen/scriptgen/internal/commands"
+	"github.com/scriptgen/scriptgen/internal/luaflow"
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
 // Environment is every global a script may read on Redis 7: the libraries
 // Redis loads and the base functions it keeps. The sandbox rule's names are
 // not in it.
-var Environment = names(
-	"KEYS", "ARGV", "redis", "cjson", "bit", "struct", "cmsgpack",
-	"string", "table", "math", "_G", "_VERSION",
-	"assert", "error", "getmetatable", "ipairs", "next", "pairs", "pcall",
-	"rawequal", "rawget", "rawset", "select", "setmetatable", "tonumber",
-	"tostring", "type", "unpack", "xpcall", "gcinfo", "print", "coroutine", "newproxy",
-)
-
-// sandboxed are names a script must not touch: absent from Redis's
-// environment (os, io, require…) or ways out of its protections.
-var sandboxed = names(
-	"os", "io", "debug", "require", "loadstring", "load", "dofile", "loadfile",
-	"setfenv", "getfenv", "collectgarbage", "module", "package",
-)
-
-// libraries are the tables Redis 6.2.7+ makes read-only.
-var libraries = names("string", "table", "math", "redis", "cjson", "bit", "struct", "cmsgpack", "coroutine")
-
-// stringFuncs keep a KEYS element's text, so their result is derived from it.
-var stringFuncs = names("format", "sub", "gsub", "lower", "upper", "rep", "match", "gmatch", "reverse", "concat")
-
-func names(ns ...string) map[string]bool {
-	m := make(map[string]bool, len(ns))
-	for _, n := range ns {
-		m[n] = true
-	}
-	return m
-}
-
-const (
-	maxPasses = 4 // a variable's value settles in two passes unless it flows around a loop
-	maxDepth  = 8 // helpers followed into helpers
-)
+var Environment = luaflow.Environment
 
 // unit is what one script's analysis reads: its includes, then itself.
 type unit struct {
@@ -64,114 +30,54 @@ type splice struct {
 	c    *chunk
 }
 
-type varInfo struct {
-	name  string
-	v     value
-	used  bool
-	chunk *chunk
-	line  int
-	ref   nameRef
-	local bool // a local the unused rule reports (not a parameter, loop variable or library top-level)
-	read  bool // read in this pass: a later change means another pass
-}
-
-type fnInfo struct {
-	f     *ast.FunctionExpr
-	scope *scope
-	chunk *chunk
-}
-
-type scope struct {
-	parent *scope
-	vars   map[string]*varInfo
-}
-
-func newScope(parent *scope) *scope { return &scope{parent: parent, vars: map[string]*varInfo{}} }
-
-func (s *scope) lookup(n string) *varInfo {
-	for ; s != nil; s = s.parent {
-		if v, ok := s.vars[n]; ok {
-			return v
-		}
-	}
-	return nil
-}
-
-// frame is one function body being read.
-type frame struct {
-	// inline is set when a helper is read again with its caller's
-	// arguments: then only what depends on them (commands, keys) reports.
-	inline      bool
-	via         string // "line N" of the call being followed
-	varargs     []value
-	hasVarargs  bool
-	noWrites    bool
-	registering bool // the frame only passes a Functions callback its keys and args
-	ret         value
-	depth       int
-}
-
-type analyzer struct {
-	u   *unit
-	cur *chunk
-	out []Finding
-
-	vars    map[nameRef]*varInfo
-	fns     map[*ast.FunctionExpr]*fnInfo
-	tables  map[*ast.TableExpr]*tableInfo
-	globals map[string]value
-	memo    map[memoKey]value
-	changed bool
-	frame   *frame
-	said    map[string]bool // dynamic-command: once per script and kind
-
-	usedKeys, usedArgs       map[int]bool
-	dynamicKeys, dynamicArgs bool
+// checker turns the facts of one unit's key walk into findings.
+type checker struct {
+	u     *unit
+	files map[*luaflow.Chunk]*chunk
+	out   []Finding
+	said  map[string]bool // dynamic-command: once per script and kind
 }
 
 func analyze(u *unit) []Finding {
-	a := &analyzer{
-		u: u, vars: map[nameRef]*varInfo{}, fns: map[*ast.FunctionExpr]*fnInfo{},
-		tables: map[*ast.TableExpr]*tableInfo{},
+	a := &checker{u: u, files: map[*luaflow.Chunk]*chunk{}, said: map[string]bool{}}
+	p := &luaflow.Program{Library: u.library, NoWrites: u.s.Has(script.NoWrites)}
+	flow := map[*chunk]*luaflow.Chunk{}
+	for _, c := range u.chunks {
+		p.Chunks = append(p.Chunks, a.program(c, flow))
 	}
-	for range maxPasses {
-		// A pass is final unless a value changed after it was read (a loop
-		// assigning after a use); only the final pass's findings count.
-		a.out, a.changed = nil, false
-		a.globals, a.memo, a.said = map[string]value{}, map[memoKey]value{}, map[string]bool{}
-		a.usedKeys, a.usedArgs = map[int]bool{}, map[int]bool{}
-		a.dynamicKeys, a.dynamicArgs = false, false
-		for _, v := range a.vars {
-			v.used, v.read = false, false
-		}
-		for _, t := range a.tables {
-			t.read = false
-		}
-		a.frame = &frame{noWrites: u.s.Has(script.NoWrites)}
-		top := newScope(nil)
-		for _, c := range u.chunks {
-			a.chunk(c, top)
-		}
-		if !a.changed {
-			break
-		}
+	k := luaflow.Walk(p)
+	for _, f := range k.Facts {
+		a.fact(f)
 	}
-	a.unused()
+	a.unused(k)
 	a.journal()
 	return a.out
 }
 
+// program is c as the key walk reads it, with the files spliced into it.
+func (a *checker) program(c *chunk, flow map[*chunk]*luaflow.Chunk) *luaflow.Chunk {
+	if fc := flow[c]; fc != nil {
+		return fc
+	}
+	fc := &luaflow.Chunk{Stmts: c.stmts, Lib: c.lib}
+	flow[c], a.files[fc] = fc, c
+	for _, sp := range a.u.splices[c] {
+		fc.Splices = append(fc.Splices, luaflow.Splice{Line: sp.line, Chunk: a.program(sp.c, flow)})
+	}
+	return fc
+}
+
 // journal reports, for a transactional script, each write a failed run
-// must undo and what may fail after it (prelude.Explain): what to change
+// must undo and what may fail after it (luaflow.Explain): what to change
 // for the script to ship as it stands. A script with includes is left out,
 // its bundled text is not the file's.
-func (a *analyzer) journal() {
+func (a *checker) journal() {
 	u := a.u
 	if !u.s.Has(script.Transactional) || u.library || len(u.chunks) != 1 || len(u.splices[u.chunks[0]]) > 0 || len(u.chunks[0].incs) > 0 {
 		return
 	}
 	c := u.chunks[0]
-	for _, j := range prelude.Explain(c.src) {
+	for _, j := range luaflow.Explain(c.src) {
 		what := "a write"
 		if j.Command != "" {
 			what = j.Command
@@ -184,43 +90,31 @@ func (a *analyzer) journal() {
 	}
 }
 
-// chunk reads one file's top level, with its @include files where they
-// stand, in the same scope: the bundler pastes them there.
-func (a *analyzer) chunk(c *chunk, sc *scope) {
-	saved := a.cur
-	a.cur = c
-	sp := a.u.splices[c]
-	for _, st := range c.stmts {
-		for len(sp) > 0 && sp[0].line < st.Line() {
-			a.chunk(sp[0].c, sc)
-			a.cur = c
-			sp = sp[1:]
-		}
-		a.stmt(st, sc)
+// fact reports f, unless its rule is silenced.
+func (a *checker) fact(f luaflow.Fact) {
+	rule, msg := a.rule(f)
+	if rule == "" {
+		return
 	}
-	for _, s := range sp {
-		a.chunk(s.c, sc)
-	}
-	a.cur = saved
-}
-
-// report records a finding at node (an ast node or a nameRef) of the
-// current chunk, unless it is silenced.
-func (a *analyzer) report(node any, line int, rule, format string, args ...any) {
-	if a.frame.inline {
+	if f.Via != nil {
 		switch rule {
 		case RuleGlobals, RuleSandbox, RuleReadonlyTables, RuleShadow:
 			return // already reported where the helper is defined
 		}
 	}
+	c := a.files[f.Chunk]
 	col := 0
-	if node != nil {
-		col = a.cur.positions().col(node)
+	if f.Node != nil {
+		node := f.Node
+		if r, ok := node.(luaflow.NameRef); ok {
+			node = nameRef{r.Node, r.I}
+		}
+		col = c.positions().col(node)
 	}
-	a.emit(a.cur, line, max(col, 1), rule, fmt.Sprintf(format, args...))
+	a.emit(c, f.Line, max(col, 1), rule, msg)
 }
 
-func (a *analyzer) emit(c *chunk, line, col int, rule, msg string) {
+func (a *checker) emit(c *chunk, line, col int, rule, msg string) {
 	sev := a.u.sev[rule]
 	if sev == Off || c.ignored(line, rule) {
 		return
@@ -228,413 +122,63 @@ func (a *analyzer) emit(c *chunk, line, col int, rule, msg string) {
 	a.out = append(a.out, Finding{Path: c.path, Line: line, Col: col, Rule: rule, Severity: sev, Msg: msg})
 }
 
-func (a *analyzer) block(stmts []ast.Stmt, sc *scope) {
-	for _, st := range stmts {
-		a.stmt(st, sc)
+// rule is the rule a fact breaks and its message, or "" when it breaks
+// none.
+func (a *checker) rule(f luaflow.Fact) (rule, msg string) {
+	switch f.Kind {
+	case luaflow.Shadow:
+		return RuleShadow, fmt.Sprintf("local %s shadows the %s declared at line %d", f.Name, f.Other, f.N)
+	case luaflow.Label:
+		return RuleSandbox, fmt.Sprintf("label ::%s:: is Lua 5.2: gopher-lua accepts it, Redis's Lua 5.1 refuses the script", f.Name)
+	case luaflow.GlobalFunction:
+		return RuleGlobals, fmt.Sprintf("function %s defines a global: Redis refuses it; write `local function %s`", f.Name, f.Name)
+	case luaflow.GlobalAssign:
+		return RuleGlobals, fmt.Sprintf("assignment to global %s: Redis refuses it (Attempt to modify a readonly table); declare it local", f.Name)
+	case luaflow.GlobalField:
+		return RuleGlobals, fmt.Sprintf("%s assigns a global: Redis refuses it; use a local", f.Name)
+	case luaflow.LibraryWrite:
+		return RuleReadonlyTables, fmt.Sprintf("%s writes into Redis's %s library, read-only since Redis 6.2.7 (Attempt to modify a readonly table); keep helpers in locals", f.Name, f.Other)
+	case luaflow.LibraryGlobal:
+		return RuleGlobals, fmt.Sprintf("%s does not exist in a Functions library: use the callback's %s parameter", f.Name, map[string]string{"KEYS": "first", "ARGV": "second"}[f.Name])
+	case luaflow.Sandboxed:
+		return RuleSandbox, fmt.Sprintf("%s is outside Redis's script sandbox: %s", f.Name, sandboxWhy(f.Name))
+	case luaflow.Undefined:
+		return RuleGlobals, fmt.Sprintf("undefined name %s: not a local and not in Redis's script environment", f.Name)
+	case luaflow.GlobalsDefeated:
+		return RuleSandbox, fmt.Sprintf("%s(_G, …) defeats Redis's global protection", f.Name)
+	case luaflow.KeysIndex:
+		return a.keysIndex(f.N)
+	case luaflow.ArgvIndex:
+		return a.argvIndex(f.N)
 	}
+	return a.callRule(f)
 }
 
-// declare adds a local; ephemeral ones (inside a followed helper) do not
-// keep their value across passes.
-func (a *analyzer) declare(sc *scope, ref nameRef, name string, line int, local bool) *varInfo {
-	if prev := sc.lookup(name); prev != nil && !strings.HasPrefix(name, "_") && !a.frame.inline {
-		a.report(ref, line, RuleShadow, "local %s shadows the %s declared at line %d", name, prev.name, prev.line)
-	}
-	var v *varInfo
-	if a.frame.inline {
-		v = &varInfo{name: name, line: line}
-	} else {
-		v = a.vars[ref]
-		if v == nil {
-			v = &varInfo{name: name, chunk: a.cur, line: line, ref: ref, local: local && !(a.cur.lib && sc.parent == nil)}
-			a.vars[ref] = v
-		}
-	}
-	sc.vars[name] = v
-	return v
-}
-
-func (a *analyzer) assign(v *varInfo, val value) {
-	val = val.single()
-	if a.frame.inline && v.chunk == nil {
-		v.v = join(v.v, val)
-		return
-	}
-	if n := join(v.v, val); n != v.v {
-		v.v = n
-		a.changed = a.changed || v.read
-	}
-}
-
-// values evaluates an expression list for n targets, as Lua adjusts it.
-func (a *analyzer) values(exprs []ast.Expr, n int, sc *scope) []value {
-	args := a.args(exprs, sc)
-	out := make([]value, n)
-	for i := range out {
-		switch {
-		case i < len(args):
-			out[i] = args[i].v.single()
-		case len(args) > 0 && args[len(args)-1].v.multi:
-			out[i] = args[len(args)-1].v.single()
-		default:
-			out[i] = nilValue
-		}
-	}
-	return out
-}
-
-func (a *analyzer) stmt(st ast.Stmt, sc *scope) {
-	switch st := st.(type) {
-	case *ast.LocalAssignStmt:
-		if len(st.Names) == 1 && len(st.Exprs) == 1 {
-			if _, ok := st.Exprs[0].(*ast.FunctionExpr); ok {
-				// `local function f` sees itself, for recursion.
-				v := a.declare(sc, nameRef{st, 0}, st.Names[0], st.Line(), true)
-				a.assign(v, a.eval(st.Exprs[0], sc))
-				return
-			}
-		}
-		vals := a.values(st.Exprs, len(st.Names), sc)
-		for i, n := range st.Names {
-			a.assign(a.declare(sc, nameRef{st, i}, n, st.Line(), true), vals[i])
-		}
-	case *ast.AssignStmt:
-		vals := a.values(st.Rhs, len(st.Lhs), sc)
-		for i, lhs := range st.Lhs {
-			a.store(lhs, vals[i], sc, st.Line())
-		}
-	case *ast.FuncCallStmt:
-		a.eval(st.Expr, sc)
-	case *ast.DoBlockStmt:
-		a.block(st.Stmts, newScope(sc))
-	case *ast.WhileStmt:
-		a.eval(st.Condition, sc)
-		a.block(st.Stmts, newScope(sc))
-	case *ast.RepeatStmt:
-		inner := newScope(sc)
-		a.block(st.Stmts, inner)
-		a.eval(st.Condition, inner)
-	case *ast.IfStmt:
-		a.eval(st.Condition, sc)
-		a.block(st.Then, newScope(sc))
-		a.block(st.Else, newScope(sc))
-	case *ast.NumberForStmt:
-		for _, e := range []ast.Expr{st.Init, st.Limit, st.Step} {
-			a.eval(e, sc)
-		}
-		inner := newScope(sc)
-		a.assign(a.declare(inner, nameRef{st, 0}, st.Name, st.Line(), false), other("a loop counter"))
-		a.block(st.Stmts, inner)
-	case *ast.GenericForStmt:
-		elem := a.iteration(st.Exprs, sc)
-		inner := newScope(sc)
-		for i, n := range st.Names {
-			v := a.declare(inner, nameRef{st, i}, n, st.Line(), false)
-			if i == 1 {
-				a.assign(v, elem)
-			} else {
-				a.assign(v, other("a loop variable"))
-			}
-		}
-		a.block(st.Stmts, inner)
-	case *ast.FuncDefStmt:
-		fn := a.function(st.Func, sc, st.Name.Method != "")
-		switch {
-		case st.Name.Receiver != nil:
-			a.store(&ast.AttrGetExpr{Object: st.Name.Receiver, Key: &ast.StringExpr{Value: st.Name.Method}}, fn, sc, st.Line())
-		default:
-			if id, ok := st.Name.Func.(*ast.IdentExpr); ok && sc.lookup(id.Value) == nil {
-				a.report(id, st.Line(), RuleGlobals, "function %s defines a global: Redis refuses it; write `local function %s`", id.Value, id.Value)
-				a.globals[id.Value] = fn
-				return
-			}
-			a.store(st.Name.Func, fn, sc, st.Line())
-		}
-	case *ast.ReturnStmt:
-		vals := a.args(st.Exprs, sc)
-		if len(vals) > 0 {
-			v := vals[0].v
-			v.multi = len(vals) > 1 || v.multi
-			a.frame.ret = join(a.frame.ret, v)
-		}
-	case *ast.LabelStmt:
-		a.report(st, st.Line(), RuleSandbox, "label ::%s:: is Lua 5.2: gopher-lua accepts it, Redis's Lua 5.1 refuses the script", st.Name)
-	}
-}
-
-// store assigns to a variable, a global or a table field.
-func (a *analyzer) store(lhs ast.Expr, val value, sc *scope, line int) {
-	switch lhs := lhs.(type) {
-	case *ast.IdentExpr:
-		if v := sc.lookup(lhs.Value); v != nil {
-			a.assign(v, val)
-			return
-		}
-		a.report(lhs, line, RuleGlobals, "assignment to global %s: Redis refuses it (Attempt to modify a readonly table); declare it local", lhs.Value)
-		a.globals[lhs.Value] = join(a.globals[lhs.Value], val)
-	case *ast.AttrGetExpr:
-		obj := a.eval(lhs.Object, sc)
-		a.eval(lhs.Key, sc)
-		field := exprText(lhs)
-		switch {
-		case obj.k == kLib && obj.name == "_G":
-			a.report(lhs, line, RuleGlobals, "%s assigns a global: Redis refuses it; use a local", field)
-		case obj.k == kLib || obj.k == kRedis:
-			a.report(lhs, line, RuleReadonlyTables, "%s writes into Redis's %s library, read-only since Redis 6.2.7 (Attempt to modify a readonly table); keep helpers in locals", field, strings.SplitN(field, ".", 2)[0])
-		case obj.k == kTable:
-			a.addElem(obj.tbl, val)
-		}
-	default:
-		a.eval(lhs, sc)
-	}
-}
-
-func (a *analyzer) addElem(t *tableInfo, v value) {
-	if t == nil {
-		return
-	}
-	if n := join(t.elem, v.single()); n != t.elem {
-		t.elem = n
-		a.changed = a.changed || t.read
-	}
-}
-
-// iteration is the value of the second variable of a generic for.
-func (a *analyzer) iteration(exprs []ast.Expr, sc *scope) value {
-	if len(exprs) == 1 {
-		if call, ok := exprs[0].(*ast.FuncCallExpr); ok && call.Receiver == nil && len(call.Args) == 1 {
-			if f := a.eval(call.Func, sc); f.k == kBuiltin && (f.name == "ipairs" || f.name == "pairs") {
-				return a.elements(a.eval(call.Args[0], sc), "an element")
-			}
-		}
-	}
-	a.args(exprs, sc)
-	return other("a loop variable")
-}
-
-// elements is what iterating or unpacking t yields.
-func (a *analyzer) elements(t value, what string) value {
+// keysIndex checks KEYS[n] against the header.
+func (a *checker) keysIndex(n int) (rule, msg string) {
+	s := a.u.s
 	switch {
-	case t.k == kKeys:
-		a.dynamicKeys = true
-		return value{o: oKey, why: "a KEYS element"}
-	case t.k == kArgv:
-		a.dynamicArgs = true
-		return other("an ARGV element")
-	case t.k == kTable && t.tbl != nil:
-		t.tbl.read = true
-		e := t.tbl.elem
-		if e.o == oNone {
-			e = other(what + " of a table")
-		}
-		return e
-	case t.o == oParam:
-		return value{o: oParam, why: t.why}
+	case a.u.library && len(s.Keys) == 0:
+	case n < 1:
+		return RuleKeysDeclared, fmt.Sprintf("%s is always nil: Lua arrays start at 1", fmt.Sprintf("KEYS[%d]", n))
+	case n > len(s.Keys) && !s.VariadicKeys():
+		return RuleKeysDeclared, fmt.Sprintf("KEYS[%d] is beyond the header's %d key: line(s); declare it", n, len(s.Keys))
 	}
-	return other(what + " of a table")
+	return "", ""
 }
 
-func (a *analyzer) function(f *ast.FunctionExpr, sc *scope, method bool) value {
-	fn := a.fns[f]
-	if fn == nil || a.frame.inline {
-		fn = &fnInfo{f: f, chunk: a.cur}
-		if !a.frame.inline {
-			a.fns[f] = fn
-		}
-	}
-	fn.scope, fn.chunk = sc, a.cur
-	if !a.frame.inline {
-		// Read the body once where it stands, its parameters unknown;
-		// calls read it again with their arguments.
-		saved := a.frame
-		a.frame = &frame{noWrites: saved.noWrites, hasVarargs: false, depth: saved.depth}
-		inner := newScope(sc)
-		if method {
-			a.assign(a.declare(inner, nameRef{f, -1}, "self", f.Line(), false), value{o: oParam, why: "self"})
-		}
-		for i, n := range f.ParList.Names {
-			a.assign(a.declare(inner, nameRef{f, i}, n, f.Line(), false), value{o: oParam, why: n})
-		}
-		a.block(f.Stmts, inner)
-		a.frame = saved
-	}
-	return value{o: oOther, why: "a function", k: kFunc, fn: fn}
-}
-
-// memoKey is a helper call's shape: the helper and what its arguments
-// are. Calls with more arguments than the key holds are not memoised.
-type memoKey struct {
-	fn       *fnInfo
-	noWrites bool
-	more     bool
-	args     [8]value
-}
-
-type arg struct {
-	v value
-	e ast.Expr
-}
-
-// args evaluates call arguments: a call or ... in last position may expand.
-func (a *analyzer) args(exprs []ast.Expr, sc *scope) []arg {
-	out := make([]arg, 0, len(exprs))
-	for i, x := range exprs {
-		last := i == len(exprs)-1
-		if c3, ok := x.(*ast.Comma3Expr); ok {
-			a.eval(x, sc)
-			switch {
-			case a.frame.hasVarargs && last && !c3.AdjustRet:
-				for _, v := range a.frame.varargs {
-					out = append(out, arg{v, x})
-				}
-			case a.frame.hasVarargs:
-				v := nilValue
-				if len(a.frame.varargs) > 0 {
-					v = a.frame.varargs[0].single()
-				}
-				out = append(out, arg{v, x})
-			default:
-				out = append(out, arg{value{o: oParam, why: "...", multi: last && !c3.AdjustRet}, x})
-			}
-			continue
-		}
-		v := a.eval(x, sc)
-		if call, ok := x.(*ast.FuncCallExpr); !ok || !last || call.AdjustRet {
-			v.multi = false
-		}
-		out = append(out, arg{v, x})
-	}
-	return out
-}
-
-func (a *analyzer) eval(e ast.Expr, sc *scope) value {
-	switch e := e.(type) {
-	case nil:
-		return nilValue
-	case *ast.NilExpr:
-		return nilValue
-	case *ast.TrueExpr, *ast.FalseExpr:
-		return other("a boolean")
-	case *ast.NumberExpr:
-		return literal(e.Value, "the number "+e.Value)
-	case *ast.StringExpr:
-		return literal(e.Value, "the literal "+strconv.Quote(e.Value))
-	case *ast.Comma3Expr:
-		if a.frame.hasVarargs {
-			if len(a.frame.varargs) > 0 {
-				return a.frame.varargs[0].single()
-			}
-			return nilValue
-		}
-		return value{o: oParam, why: "..."}
-	case *ast.IdentExpr:
-		return a.ident(e, sc)
-	case *ast.AttrGetExpr:
-		return a.attr(e, sc)
-	case *ast.FuncCallExpr:
-		return a.call(e, sc)
-	case *ast.TableExpr:
-		var t *tableInfo
-		if a.frame.inline {
-			t = &tableInfo{}
-		} else if t = a.tables[e]; t == nil {
-			t = &tableInfo{}
-			a.tables[e] = t
-		}
-		for i, f := range e.Fields {
-			a.eval(f.Key, sc)
-			v := a.eval(f.Value, sc)
-			if call, ok := f.Value.(*ast.FuncCallExpr); ok && i == len(e.Fields)-1 && f.Key == nil && !call.AdjustRet {
-				v = v.single()
-			}
-			if _, ok := f.Value.(*ast.Comma3Expr); ok && a.frame.hasVarargs {
-				for _, va := range a.frame.varargs {
-					a.addElem(t, va)
-				}
-				continue
-			}
-			a.addElem(t, v)
-		}
-		return value{o: oOther, why: "a table", k: kTable, tbl: t}
-	case *ast.LogicalOpExpr:
-		l, r := a.eval(e.Lhs, sc), a.eval(e.Rhs, sc)
-		if e.Operator == "and" {
-			return r // `cond and x or y`: the and side is x
-		}
-		return join(l, r)
-	case *ast.RelationalOpExpr:
-		a.eval(e.Lhs, sc)
-		a.eval(e.Rhs, sc)
-		return other("a comparison")
-	case *ast.StringConcatOpExpr:
-		return concat(a.eval(e.Lhs, sc), a.eval(e.Rhs, sc))
-	case *ast.ArithmeticOpExpr:
-		a.eval(e.Lhs, sc)
-		a.eval(e.Rhs, sc)
-		return other("arithmetic")
-	case *ast.UnaryMinusOpExpr:
-		v := a.eval(e.Expr, sc)
-		if v.isLit {
-			return literal("-"+v.lit, "the number -"+v.lit)
-		}
-		return other("arithmetic")
-	case *ast.UnaryNotOpExpr:
-		a.eval(e.Expr, sc)
-		return other("a boolean")
-	case *ast.UnaryLenOpExpr:
-		// #KEYS reads the count, not the elements.
-		if id, ok := e.Expr.(*ast.IdentExpr); ok && (id.Value == "KEYS" || id.Value == "ARGV") && sc.lookup(id.Value) == nil {
-			a.global(id, sc)
-			return other("#" + id.Value)
-		}
-		if v := a.eval(e.Expr, sc); v.k == kKeys || v.k == kArgv {
-			return other("a count")
-		}
-		return other("a length")
-	case *ast.FunctionExpr:
-		return a.function(e, sc, false)
-	}
-	return other("a value")
-}
-
-func (a *analyzer) ident(e *ast.IdentExpr, sc *scope) value {
-	if v := sc.lookup(e.Value); v != nil {
-		v.used, v.read = true, true
-		if v.v.o == oNone && v.v.k == kPlain && !v.v.isLit {
-			return nilValue
-		}
-		return v.v
-	}
-	return a.global(e, sc)
-}
-
-// global resolves a name that is no local: Redis's environment, or a
-// finding.
-func (a *analyzer) global(e *ast.IdentExpr, sc *scope) value {
-	n := e.Value
-	if v, ok := a.globals[n]; ok {
-		return v
-	}
+func (a *checker) argvIndex(n int) (rule, msg string) {
+	s := a.u.s
+	declared := len(s.Args)
+	variadic := declared > 0 && s.Args[declared-1].Variadic
 	switch {
-	case (n == "KEYS" || n == "ARGV") && a.u.library:
-		a.report(e, e.Line(), RuleGlobals, "%s does not exist in a Functions library: use the callback's %s parameter", n, map[string]string{"KEYS": "first", "ARGV": "second"}[n])
-		return unknown(n)
-	case n == "KEYS":
-		return value{o: oOther, why: "the KEYS table", k: kKeys}
-	case n == "ARGV":
-		return value{o: oOther, why: "the ARGV table", k: kArgv}
-	case n == "redis":
-		return value{o: oOther, why: "redis", k: kRedis}
-	case libraries[n] || n == "_G":
-		return value{o: oOther, why: n, k: kLib, name: n}
-	case sandboxed[n]:
-		a.report(e, e.Line(), RuleSandbox, "%s is outside Redis's script sandbox: %s", n, sandboxWhy(n))
-		return unknown(n)
-	case Environment[n]:
-		return value{o: oOther, why: "a reply of " + n, k: kBuiltin, name: n}
+	case a.u.library && declared == 0:
+	case n < 1:
+		return RuleArgs, fmt.Sprintf("ARGV[%d] is always nil: Lua arrays start at 1", n)
+	case n > declared && !variadic:
+		return RuleArgs, fmt.Sprintf("ARGV[%d] is beyond the header's %d arg: line(s); declare it", n, declared)
 	}
-	a.report(e, e.Line(), RuleGlobals, "undefined name %s: not a local and not in Redis's script environment", n)
-	return unknown(n)
+	return "", ""
 }
 
 func sandboxWhy(n string) string {
@@ -649,305 +193,112 @@ func sandboxWhy(n string) string {
 	return "Redis does not load it"
 }
 
-func (a *analyzer) attr(e *ast.AttrGetExpr, sc *scope) value {
-	obj := a.eval(e.Object, sc)
-	key := a.eval(e.Key, sc)
-	switch obj.k {
-	case kKeys:
-		return a.keysIndex(e, key, obj)
-	case kArgv:
-		return a.argvIndex(e, key)
-	case kRedis:
-		switch key.lit {
-		case "call", "pcall":
-			return value{o: oOther, why: "redis." + key.lit, k: kCall, name: "redis." + key.lit}
-		case "register_function":
-			return value{o: oOther, why: "redis.register_function", k: kRegister}
-		}
-		return value{o: oOther, why: "a reply of redis." + key.lit, k: kBuiltin, name: "redis." + key.lit}
-	case kLib:
-		if obj.name == "_G" && key.isLit {
-			return a.global(&ast.IdentExpr{Value: key.lit}, sc)
-		}
-		return value{o: oOther, why: "a reply of " + obj.name + "." + key.lit, k: kBuiltin, name: obj.name + "." + key.lit}
-	case kTable:
-		return a.elements(obj, "a field")
-	}
-	if obj.o == oParam {
-		// A parameter indexed: a keys table passed in, perhaps.
-		return value{o: oParam, why: obj.why + "[…]"}
-	}
-	return other(exprText(e))
-}
-
-// keysIndex checks KEYS[i] against the header.
-func (a *analyzer) keysIndex(e *ast.AttrGetExpr, key, keys value) value {
-	n, ok := key.index()
-	if !ok {
-		a.dynamicKeys = true
-		return value{o: oKey, why: exprText(e)}
-	}
-	a.usedKeys[n] = true
-	s := a.u.s
-	text := exprText(e) // KEYS[1], or keys[1] in a Functions callback
-	switch {
-	case a.u.library && len(s.Keys) == 0:
-	case n < 1:
-		a.report(e, e.Line(), RuleKeysDeclared, "%s is always nil: Lua arrays start at 1", fmt.Sprintf("KEYS[%d]", n))
-	case n > len(s.Keys) && !s.VariadicKeys():
-		a.report(e, e.Line(), RuleKeysDeclared, "KEYS[%d] is beyond the header's %d key: line(s); declare it", n, len(s.Keys))
-	}
-	return value{o: oKey, key: n, why: text}
-}
-
-func (a *analyzer) argvIndex(e *ast.AttrGetExpr, key value) value {
-	n, ok := key.index()
-	if !ok {
-		a.dynamicArgs = true
-		return other(exprText(e))
-	}
-	a.usedArgs[n] = true
-	s := a.u.s
-	text := exprText(e)
-	declared := len(s.Args)
-	variadic := declared > 0 && s.Args[declared-1].Variadic
-	switch {
-	case a.u.library && declared == 0:
-	case n < 1:
-		a.report(e, e.Line(), RuleArgs, "ARGV[%d] is always nil: Lua arrays start at 1", n)
-	case n > declared && !variadic:
-		a.report(e, e.Line(), RuleArgs, "ARGV[%d] is beyond the header's %d arg: line(s); declare it", n, declared)
-	}
-	return other(text)
-}
-
-func (a *analyzer) call(e *ast.FuncCallExpr, sc *scope) value {
-	if e.Receiver != nil {
-		recv := a.eval(e.Receiver, sc)
-		a.args(e.Args, sc)
-		switch {
-		case stringFuncs[e.Method] && (recv.o == oKey || recv.o == oKeyDerived):
-			return value{o: oKeyDerived, why: recv.why}
-		case recv.o == oParam:
-			return value{o: oParam, why: recv.why}
-		}
-		return value{o: oOther, why: "a reply of :" + e.Method + "()", multi: true}
-	}
-	f := a.eval(e.Func, sc)
-	args := a.args(e.Args, sc)
-	for _, x := range args {
-		if x.v.k == kKeys && f.k != kFunc {
-			a.dynamicKeys = true
-		}
-		if x.v.k == kArgv && f.k != kFunc {
-			a.dynamicArgs = true
-		}
-	}
-	switch f.k {
-	case kCall:
-		a.redisCall(e, f.name, args)
-		return other("a reply of " + f.name)
-	case kRegister:
-		a.register(e, args, sc)
-		return other("a reply of redis.register_function")
-	case kFunc:
-		return a.follow(f.fn, args, e)
-	case kBuiltin:
-		return a.builtin(e, f.name, args)
-	}
-	if f.o == oParam {
-		return value{o: oParam, why: f.why + "()", multi: true}
-	}
-	return value{o: oOther, why: "a reply of " + exprText(e.Func) + "()", multi: true}
-}
-
-func (a *analyzer) builtin(e *ast.FuncCallExpr, name string, args []arg) value {
-	at := func(i int) value {
-		if i < len(args) {
-			return args[i].v
-		}
-		return nilValue
-	}
-	switch name {
-	case "unpack":
-		v := a.elements(at(0), "an element")
-		v.multi = true
-		return v
-	case "tostring":
-		return at(0).single()
-	case "pcall":
-		if f := at(0); f.k == kCall {
-			a.redisCall(e, f.name, args[1:])
-		}
-		return value{o: oOther, why: "a reply of pcall", multi: true}
-	case "rawset", "setmetatable":
-		if t := at(0); t.k == kLib && t.name == "_G" {
-			a.report(e, e.Line(), RuleSandbox, "%s(_G, …) defeats Redis's global protection", name)
-		}
-	case "table.insert":
-		if t := at(0); t.k == kTable {
-			a.addElem(t.tbl, at(len(args)-1))
-		}
-	case "table.concat":
-		if t := at(0); t.k == kTable && t.tbl != nil && t.tbl.markRead() && (t.tbl.elem.o == oKey || t.tbl.elem.o == oKeyDerived) {
-			return value{o: oKeyDerived, why: t.tbl.elem.why}
-		}
-	case "string.format":
-		// The result starts with the first %s argument when the format
-		// has no '{' before it.
-		if f := at(0); f.isLit {
-			if i := strings.Index(f.lit, "%s"); i >= 0 && !strings.Contains(f.lit[:i], "{") && !strings.Contains(f.lit[:i], "%") {
-				if v := at(1); v.o == oKey || v.o == oKeyDerived {
-					return value{o: oKeyDerived, why: v.why}
-				} else if v.o == oParam {
-					return value{o: oParam, why: v.why}
-				}
-			}
-		}
-	}
-	if lib, fn, ok := strings.Cut(name, "."); ok && lib == "string" && stringFuncs[fn] {
-		if v := at(0); v.o == oKey || v.o == oKeyDerived {
-			return value{o: oKeyDerived, why: v.why}
-		} else if v.o == oParam {
-			return value{o: oParam, why: v.why}
-		}
-	}
-	return other("a reply of " + name)
-}
-
-// follow reads a helper again with the caller's arguments, so that a key
-// passed as a parameter is checked where the helper uses it.
-func (a *analyzer) follow(fn *fnInfo, args []arg, call *ast.FuncCallExpr) value {
-	if a.frame.depth >= maxDepth || fn.scope == nil {
-		return value{o: oOther, why: "a reply of a helper", multi: true}
-	}
-	key := memoKey{fn: fn, noWrites: a.frame.noWrites}
-	for i, x := range args {
-		if i == len(key.args) {
-			key.more = true
-			break
-		}
-		key.args[i] = x.v
-	}
-	if v, ok := a.memo[key]; ok && !key.more {
-		return v
-	}
-	a.memo[key] = value{o: oOther, why: "a recursive call", multi: true}
-
-	saved, savedChunk := a.frame, a.cur
-	fr := &frame{inline: true, via: saved.via, noWrites: saved.noWrites, depth: saved.depth + 1, ret: nilValue}
-	if fr.via == "" {
-		at := fmt.Sprintf("line %d", call.Line())
-		if fn.chunk != a.cur {
-			at = fmt.Sprintf("%s:%d", a.cur.path, call.Line())
-		}
-		fr.via = "through the helper call at " + at
-		if _, ok := call.Func.(*ast.AttrGetExpr); ok && a.frame.registering {
-			fr.via = "in the function registered at " + at
-		}
-	}
-	inner := newScope(fn.scope)
-	params := fn.f.ParList.Names
-	for i, n := range params {
-		v := nilValue
-		switch {
-		case i < len(args):
-			v = args[i].v.single()
-		case len(args) > 0 && args[len(args)-1].v.multi:
-			v = args[len(args)-1].v.single()
-		}
-		inner.vars[n] = &varInfo{name: n, v: v, line: fn.f.Line()}
-	}
-	if fn.f.ParList.HasVargs {
-		fr.hasVarargs = true
-		if len(args) > len(params) {
-			for _, x := range args[len(params):] {
-				fr.varargs = append(fr.varargs, x.v)
-			}
-		}
-	}
-	a.frame, a.cur = fr, fn.chunk
-	a.block(fn.f.Stmts, inner)
-	a.frame, a.cur = saved, savedChunk
-	a.memo[key] = fr.ret
-	return fr.ret
-}
-
-// register reads a Functions library callback with its keys and args
-// parameters bound, and its no-writes flag.
-func (a *analyzer) register(e *ast.FuncCallExpr, args []arg, sc *scope) {
-	var cb value
-	noWrites := false
-	if len(e.Args) == 1 {
-		if t, ok := e.Args[0].(*ast.TableExpr); ok {
-			for _, f := range t.Fields {
-				k, _ := f.Key.(*ast.StringExpr)
-				if k == nil {
-					continue
-				}
-				switch k.Value {
-				case "callback":
-					// Read already as a table element; a function literal
-					// must not be read (and reported) twice.
-					if fe, ok := f.Value.(*ast.FunctionExpr); ok {
-						if fn := a.fns[fe]; fn != nil {
-							cb = value{k: kFunc, fn: fn}
-						}
-					} else {
-						cb = a.eval(f.Value, sc)
-					}
-				case "flags":
-					if ft, ok := f.Value.(*ast.TableExpr); ok {
-						for _, ff := range ft.Fields {
-							if s, ok := ff.Value.(*ast.StringExpr); ok && s.Value == "no-writes" {
-								noWrites = true
-							}
-						}
-					}
-				}
-			}
-		}
-	} else if len(args) >= 2 {
-		cb = args[1].v
-	}
-	if cb.k != kFunc || cb.fn == nil {
-		return
-	}
-	saved := a.frame
-	a.frame = &frame{noWrites: noWrites || saved.noWrites, depth: saved.depth, registering: true}
-	a.follow(cb.fn, []arg{{v: value{o: oOther, why: "keys", k: kKeys}}, {v: value{o: oOther, why: "args", k: kArgv}}}, e)
-	a.frame = saved
-}
-
 // unused reports locals never read, after the last pass.
-func (a *analyzer) unused() {
-	for _, v := range a.vars {
-		if v.used || !v.local || strings.HasPrefix(v.name, "_") {
+func (a *checker) unused(k luaflow.Keys) {
+	for _, v := range k.Unread {
+		if strings.HasPrefix(v.Name, "_") {
 			continue
 		}
-		what := "local " + v.name + " is never read"
-		if v.v.k == kFunc {
-			what = "local function " + v.name + " is never called"
+		what := "local " + v.Name + " is never read"
+		if v.Func {
+			what = "local function " + v.Name + " is never called"
 		}
-		a.cur = v.chunk
-		a.emit(v.chunk, v.line, max(v.chunk.positions().at[v.ref], 1), RuleUnused, what)
+		c := a.files[v.Chunk]
+		a.emit(c, v.Line, max(c.positions().at[nameRef{v.Ref.Node, v.Ref.I}], 1), RuleUnused, what)
 	}
 	if a.u.library {
 		return
 	}
 	s := a.u.s
-	if !a.dynamicKeys {
-		for i, k := range s.Keys {
-			if !a.usedKeys[i+1] && !k.Variadic {
-				a.emit(a.u.chunks[len(a.u.chunks)-1], k.Pos.Line, k.Pos.Col, RuleKeysDeclared, fmt.Sprintf("key %s (KEYS[%d]) is declared but never used", k.Name, i+1))
+	if !k.DynamicKeys {
+		for i, key := range s.Keys {
+			if !k.KeysUsed[i+1] && !key.Variadic {
+				a.emit(a.u.chunks[len(a.u.chunks)-1], key.Pos.Line, key.Pos.Col, RuleKeysDeclared, fmt.Sprintf("key %s (KEYS[%d]) is declared but never used", key.Name, i+1))
 			}
 		}
 	}
-	if !a.dynamicArgs {
+	if !k.DynamicArgs {
 		for i, arg := range s.Args {
-			if !a.usedArgs[i+1] && !arg.Variadic {
+			if !k.ArgsUsed[i+1] && !arg.Variadic {
 				a.emit(a.u.chunks[len(a.u.chunks)-1], arg.Pos.Line, arg.Pos.Col, RuleArgs, fmt.Sprintf("arg %s (ARGV[%d]) is declared but never read", arg.Name, i+1))
 			}
 		}
 	}
+}
+
+// callRule words the facts of a redis.call: its command, and where its
+// keys come from.
+func (a *checker) callRule(f luaflow.Fact) (rule, msg string) {
+	switch f.Kind {
+	case luaflow.NoCommand:
+		return RuleCommand, fmt.Sprintf("%s without a command name: Redis replies with an error", f.Name)
+	case luaflow.DynamicCommand:
+		return a.dynamic("command", fmt.Sprintf("%s's command name (%s) cannot be resolved statically, so this call's command and keys are not checked", f.Name, f.Other))
+	case luaflow.UnknownCommand:
+		return RuleCommand, fmt.Sprintf("unknown command %q (Redis %s)", f.Name, commands.ServerVersion)
+	case luaflow.DynamicSubcommand:
+		return a.dynamic("command", fmt.Sprintf("%s's subcommand (%s) cannot be resolved statically, so this call is not checked", f.Name, f.Other))
+	case luaflow.UnknownSubcommand:
+		return RuleCommand, fmt.Sprintf("unknown subcommand %s %s", f.Name, strings.ToUpper(f.Other))
+	case luaflow.NoScript:
+		return RuleCommand, fmt.Sprintf("%s is not allowed from scripts (Redis: This Redis command is not allowed from script)", f.Name)
+	case luaflow.ReadOnlyWrite:
+		return RuleCommand, fmt.Sprintf("%s writes, but the script is flagged no-writes (Redis: Write commands are not allowed from read-only scripts)", f.Name)
+	case luaflow.Arity:
+		return RuleCommand, fmt.Sprintf("wrong number of arguments for %s: %d given, %s", f.Name, f.N, arity(f.Cmd))
+	case luaflow.ArityAtLeast:
+		return RuleCommand, fmt.Sprintf("wrong number of arguments for %s: at least %d given, %s", f.Name, f.N, arity(f.Cmd))
+	case luaflow.DynamicKeys:
+		return a.dynamic("keys", fmt.Sprintf("%s's key positions depend on an argument known only at run time, so its keys are not checked", f.Name))
+	case luaflow.KeysUnfit:
+		return RuleCommand, fmt.Sprintf("the arguments do not fit %s's syntax: Redis cannot find its keys and replies with an error", f.Name)
+	case luaflow.KeyDerived, luaflow.KeySource:
+		return a.keyRule(f)
+	}
+	return "", ""
+}
+
+func arity(c *commands.Command) string {
+	if c.Arity < 0 {
+		return fmt.Sprintf("it takes at least %d", -c.Arity-1)
+	}
+	return fmt.Sprintf("it takes %d", c.Arity-1)
+}
+
+// keyRule words a key that does not come from KEYS as it is.
+func (a *checker) keyRule(f luaflow.Fact) (rule, msg string) {
+	via := ""
+	if f.Via != nil {
+		at := fmt.Sprintf("line %d", f.Via.Line)
+		if f.Via.Chunk != nil {
+			at = fmt.Sprintf("%s:%d", a.files[f.Via.Chunk].path, f.Via.Line)
+		}
+		if f.Via.Registered {
+			via = " (in the function registered at " + at + ")"
+		} else {
+			via = " (through the helper call at " + at + ")"
+		}
+	}
+	name := ""
+	if f.Text != "" {
+		name = " `" + f.Text + "`"
+	}
+	if f.Kind == luaflow.KeyDerived {
+		return RuleKeyDerived, fmt.Sprintf("key%s of %s is derived from %s%s: pass it in KEYS too, with the same hash tag; Redis Cluster routes it only when %s carries a hash tag, and ACL key patterns, proxies and Dragonfly refuse it",
+			name, f.Name, f.Other, via, f.Other)
+	}
+	why := f.Other
+	if why == "" {
+		why = "a value the linter cannot trace to KEYS"
+	}
+	return RuleKeySource, fmt.Sprintf("key%s of %s is built from %s%s, not taken from KEYS: the cluster cannot route it; pass it in KEYS with a hash tag", name, f.Name, why, via)
+}
+
+// dynamic says once per script, per kind, that something was not checked.
+func (a *checker) dynamic(kind, msg string) (rule, _ string) {
+	if a.said[kind] {
+		return "", ""
+	}
+	a.said[kind] = true
+	return RuleDynamicCommand, msg
 }

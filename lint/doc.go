@@ -4,32 +4,18 @@
 //
 // # How keys are traced
 //
-// The linter reads gopher-lua's AST once per pass and gives every
-// expression an abstract value: a KEYS element, a string derived from one
-// (KEYS[1] .. ':x', string.format('%s:x', KEYS[1]), KEYS[1]:sub(…)),
-// something that depends on a function parameter, or anything else (ARGV,
-// literals, replies, arithmetic), with a word on where it came from for the
-// message. A variable's value is the join of everything assigned to it
-// anywhere, so a local is a key only when it is assigned only from KEYS;
-// passes repeat until the values settle, because a loop may assign after a
-// use.
+// Package luaflow's key walk (luaflow.Walk) reads the script and its
+// includes and reports facts: what each key argument of a redis.call is
+// built from (a KEYS element, a string derived from one, a parameter, or
+// anything else), which commands are called with what, which globals and
+// KEYS and ARGV indexes are read. lint holds the rules: which facts are
+// findings, at which severity, in which words, against the header
+// (KEYS[n] beyond the declared keys) and the script's ignore comments.
+// When a command's keys cannot be known before it runs, the linter says so
+// once (dynamic-command, info) and checks nothing it cannot prove.
 //
-// Where a redis.call (or an alias, `local rcall = redis.call`, or pcall(redis.call, …))
-// names a command, its key positions come from Redis's own key specs and
-// getkeys procedures (package internal/commands, generated from a real
-// redis-server), never from a guess; when an argument that decides them is
-// known only at run time, or the command name is held in a variable, the
-// linter says so once (dynamic-command, info) and checks nothing it cannot
-// prove.
-//
-// Local helpers are followed: a function body is read once where it is
-// defined, with its parameters unknown, and again at every call with the
-// caller's argument values (memoised per argument shape, bounded in depth),
-// so `local function incr(key) return rcall('INCR', key) end` called with
-// ARGV[1] is reported, at the helper's call of INCR, naming the call site.
-// Functions libraries (`#!lua name=…`) are read the same way: a
-// redis.register_function callback gets the keys table as its first
-// parameter, whatever it is named, and its `no-writes` flag.
+// lint imports luaflow, the front end (internal/script) and Redis's
+// command table; nothing under transactional.
 //
 // # Why two key rules
 //

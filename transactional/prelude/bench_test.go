@@ -45,7 +45,7 @@ var limiterCalls = []struct {
 
 // BenchmarkServerTime measures what the prelude costs Redis: one
 // redis-server runs each limiter as is, a second one runs it as the
-// bundler ships a transactional script (wrapped when Needed says so, or
+// bundler ships a transactional script (wrapped when luaflow.Needed says so, or
 // always with -prelude.always),
 // calls alternate between them, and INFO commandstats of each gives the
 // server's own usec_per_call for EVALSHA (and FCALL for the library form),

@@ -3,10 +3,8 @@ package prelude
 import (
 	"strings"
 
+	"github.com/scriptgen/scriptgen/internal/luaflow"
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
-	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/parse"
-
-	"github.com/scriptgen/scriptgen/internal/script"
 )
 
 // rawName is the third local the runtime's declaration makes: Redis's own
@@ -14,20 +12,20 @@ import (
 // are the last thing of their run that can fail call directly.
 const rawName = "__scriptgen_raw"
 
-// direct returns code with its final writes (see analysis) sent past the
+// direct returns code with its final writes (see luaflow.Flow) sent past the
 // journal: `redis` of `redis.call(` at those sites becomes rawName. Such a
 // write needs no undo, as nothing can fail after it; the journal then
 // costs nothing for it. Lines keep their numbers. Code that already names
 // the runtime's locals is returned as is.
-func direct(code string, an analysis) string {
-	if len(an.final) == 0 {
+func direct(code string, an luaflow.Flow) string {
+	if len(an.Final) == 0 {
 		return code
 	}
-	out, ok := editSites(code, an, func(site *ast.FuncCallExpr, o offset) (string, int, bool) {
-		if !an.final[site] {
+	out, ok := editSites(code, an, func(site *ast.FuncCallExpr, o luaflow.Offset) (string, int, bool) {
+		if !an.Final[site] {
 			return "", 0, false
 		}
-		return rawName, o.at + len("redis"), true
+		return rawName, o.At + len("redis"), true
 	})
 	if !ok {
 		return code
@@ -39,82 +37,31 @@ func direct(code string, an analysis) string {
 // text from its `redis` to end with the replacement edit returns. It
 // fails, changing nothing, when code already names the runtime's locals or
 // gopher-lua's scanner and parser disagree on the sites.
-func editSites(code string, an analysis, edit func(*ast.FuncCallExpr, offset) (repl string, end int, picked bool)) (string, bool) {
+func editSites(code string, an luaflow.Flow, edit func(*ast.FuncCallExpr, luaflow.Offset) (repl string, end int, picked bool)) (string, bool) {
 	if strings.Contains(code, "__scriptgen_") {
 		return "", false
 	}
-	offs := siteOffsets(code)
-	if len(offs) != len(an.sites) {
+	offs := luaflow.SiteOffsets(code)
+	if len(offs) != len(an.Sites) {
 		return "", false
 	}
 	var b strings.Builder
 	last := 0
-	for i, site := range an.sites {
+	for i, site := range an.Sites {
 		o := offs[i]
 		repl, end, picked := edit(site, o)
 		if !picked {
 			continue
 		}
-		if o.line != site.Line() || o.at < last || end < o.at {
+		if o.Line != site.Line() || o.At < last || end < o.At {
 			return "", false
 		}
-		b.WriteString(code[last:o.at])
+		b.WriteString(code[last:o.At])
 		b.WriteString(repl)
 		last = end
 	}
 	b.WriteString(code[last:])
 	return b.String(), true
-}
-
-type offset struct{ at, line, end int } // end: just past the call's closing parenthesis, or -1
-
-// siteOffsets finds, in source order, the byte offset and line of each
-// `redis` that starts a `redis.call` or `redis.pcall` (not a field
-// `x.redis.call`), with gopher-lua's own scanner, so that strings and
-// comments are skipped exactly as the parser skips them.
-func siteOffsets(code string) []offset {
-	lineStart := []int{0, 0} // lines count from 1
-	for i := 0; i < len(code); i++ {
-		if code[i] == '\n' {
-			lineStart = append(lineStart, i+1)
-		}
-	}
-	at := func(p ast.Position) int { return lineStart[p.Line] + p.Column - 1 }
-	toks := script.Tokens(code)
-	var out []offset
-	for i := 0; i+2 < len(toks); i++ {
-		t := toks[i]
-		if t.Type != parse.TIdent || t.Str != "redis" || toks[i+1].Type != '.' ||
-			toks[i+2].Type != parse.TIdent || (toks[i+2].Str != "call" && toks[i+2].Str != "pcall") {
-			continue
-		}
-		if i > 0 && (toks[i-1].Type == '.' || toks[i-1].Type == ':') {
-			continue
-		}
-		if t.Pos.Line >= len(lineStart) {
-			return nil
-		}
-		o := offset{at: at(t.Pos), line: t.Pos.Line, end: -1}
-		if i+3 < len(toks) && toks[i+3].Type == '(' {
-			depth := 0
-			for j := i + 3; j < len(toks); j++ {
-				switch toks[j].Type {
-				case '(', '[', '{':
-					depth++
-				case ')', ']', '}':
-					depth--
-				}
-				if depth == 0 {
-					if p := toks[j].Pos; toks[j].Type == ')' && p.Line < len(lineStart) {
-						o.end = at(p) + 1
-					}
-					break
-				}
-			}
-		}
-		out = append(out, o)
-	}
-	return out
 }
 
 // The inline journal: what a script needs when every write that is not
@@ -163,27 +110,27 @@ const (
 // inline returns the body under the inline journal (its run, without the
 // journal's declaration), or false when its plans cannot be applied to
 // the text.
-func inline(src string, an analysis) (string, bool) {
-	if len(an.plans) == 0 {
+func inline(src string, an luaflow.Flow) (string, bool) {
+	if len(an.Plans) == 0 {
 		return "", false
 	}
-	out, ok := editSites(src, an, func(site *ast.FuncCallExpr, o offset) (string, int, bool) {
-		p := an.plans[site]
+	out, ok := editSites(src, an, func(site *ast.FuncCallExpr, o luaflow.Offset) (string, int, bool) {
+		p := an.Plans[site]
 		if p == nil {
 			return "", 0, false
 		}
-		if o.end < 0 {
+		if o.End < 0 {
 			return "", -1, true // no closing parenthesis found: editSites refuses
 		}
-		call := src[o.at:o.end]
-		for j := 0; j < len(p.names); j += 4 {
-			call = inlineName + "(" + call + ", " + p.key
-			for k := j; k < min(j+4, len(p.names)); k++ {
-				call += ", " + p.names[k] + ", " + p.refs[k]
+		call := src[o.At:o.End]
+		for j := 0; j < len(p.Names); j += 4 {
+			call = inlineName + "(" + call + ", " + p.Key
+			for k := j; k < min(j+4, len(p.Names)); k++ {
+				call += ", " + p.Names[k] + ", " + p.Refs[k]
 			}
 			call += ")"
 		}
-		return call, o.end, true
+		return call, o.End, true
 	})
 	if !ok {
 		return "", false

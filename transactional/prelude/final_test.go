@@ -3,6 +3,8 @@ package prelude
 import (
 	"strings"
 	"testing"
+
+	"github.com/scriptgen/scriptgen/internal/luaflow"
 )
 
 func TestDirectFinalWrites(t *testing.T) {
@@ -46,22 +48,11 @@ func TestDirectLibrary(t *testing.T) {
 	}
 }
 
-func TestSiteOffsets(t *testing.T) {
-	code := "-- redis.call('x')\nlocal s = 'redis.call' .. [[redis.pcall]]\nlocal t = {redis = {call = tostring}}\n" +
-		"local x = redis.call('GET', redis.call('GET', KEYS[1])) t.redis.call()\n" +
-		"  \tredis.pcall('SET', KEYS[1], --[[ redis.call ]] 'v')\n"
-	var got []string
-	for _, o := range siteOffsets(code) {
-		if !strings.HasPrefix(code[o.at:], "redis.") {
-			t.Fatalf("offset %d is not at redis: %q", o.at, code[o.at:])
-		}
-		got = append(got, code[o.at:o.at+strings.IndexByte(code[o.at:], '(')])
-	}
-	if strings.Join(got, " ") != "redis.call redis.call redis.pcall" {
-		t.Fatalf("sites %q", got)
-	}
-	an := analyze(code)
-	if len(an.sites) != 3 {
-		t.Fatalf("analyze found %d sites, want 3", len(an.sites))
+func TestNeededUnderscoreNames(t *testing.T) {
+	// The prelude's own text needs the runtime: nothing in Needed may take
+	// a wrapped script for a plain one.
+	src := "redis.call('SET', KEYS[1], 1) redis.call('SET', KEYS[2], 2)"
+	if !luaflow.Needed(Wrap(src)) || !strings.Contains(Wrap(src), runName) {
+		t.Fatal("a wrapped script with two writes must need the runtime")
 	}
 }

@@ -1,6 +1,10 @@
 package prelude
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/scriptgen/scriptgen/internal/luaflow"
+)
 
 // A host is a Redis-compatible engine that journals writes itself (package
 // transactional's engine). It recognises text that Wrap or Declare
@@ -86,7 +90,7 @@ func Refused(code string) map[string]bool {
 	out := map[string]bool{}
 	spellings := spellingsOf(code)
 	for name := range spellings {
-		if refused[name] || name == "copy" {
+		if luaflow.BeyondKeys(name) || name == "copy" {
 			out[name] = true
 		}
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/scriptgen/scriptgen/internal/luaflow"
 )
 
 // TestInlineLimiters: token_bucket and credits ship unwrapped (their HSET
@@ -25,7 +27,7 @@ func TestInlineLimiters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if Needed(string(src)) {
+		if luaflow.Needed(string(src)) {
 			t.Errorf("%s needs a journal", name)
 		}
 		variant := regexp.MustCompile(`redis.call\('PEXPIRE', KEYS\[1\], (\w+)\)`).ReplaceAllString(string(src), "redis.call('PEXPIRE', KEYS[1], $1 + (tonumber(ARGV[9]) or 0))")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
+	"github.com/scriptgen/scriptgen/internal/luaflow"
 )
 
 //go:embed prelude.lua
@@ -22,15 +23,15 @@ const runName = "__scriptgen_run"
 // first line with src's first line, so that every line of src keeps its
 // number in Lua's error messages.
 //
-// Writes that are the last thing of their run that can fail (see Needed)
-// call Redis directly: they need no undo.
+// Writes that are the last thing of their run that can fail (see
+// luaflow.Needed) call Redis directly: they need no undo.
 //
 // When every write that is not final is a hash write of fields the script
 // read before its first write, no runtime is needed but the log of those
 // fields' undos (see inline): the script sees Redis's own redis.
-func Wrap(src string) string { return wrap(src, analyze(src)) }
+func Wrap(src string) string { return wrap(src, luaflow.Analyze(src)) }
 
-func wrap(src string, an analysis) string {
+func wrap(src string, an luaflow.Flow) string {
 	if text, ok := inline(src, an); ok {
 		return inlineLua + " " + text
 	}
@@ -38,10 +39,11 @@ func wrap(src string, an analysis) string {
 }
 
 // Ship is the EVAL text of a transactional script as the bundler ships it:
-// src as it stands when it needs no runtime (Needed), else Wrap's text.
+// src as it stands when it needs no runtime (luaflow.Needed), else Wrap's
+// text.
 func Ship(src string) string {
-	an := analyze(src)
-	if !an.needed {
+	an := luaflow.Analyze(src)
+	if !an.Needed {
 		return src
 	}
 	return wrap(src, an)
@@ -50,8 +52,8 @@ func Ship(src string) string {
 // ShipFunction is Ship for the body of a library function: the body to
 // register, and whether the library must start with Declare.
 func ShipFunction(body string) (string, bool) {
-	an := analyze(body)
-	if !an.needed {
+	an := luaflow.Analyze(body)
+	if !an.Needed {
 		return body, false
 	}
 	r := run(body, an)
@@ -125,9 +127,9 @@ var libraryProxy = func() string {
 // Run wraps the body of one function of a library that starts with Declare:
 // the body runs under the journal (the inline journal when it covers the
 // body, see Wrap, else the runtime), and is rolled back if it raises.
-func Run(body string) string { return run(body, analyze(body)) }
+func Run(body string) string { return run(body, luaflow.Analyze(body)) }
 
-func run(body string, an analysis) string {
+func run(body string, an luaflow.Flow) string {
 	if text, ok := inline(body, an); ok {
 		return text
 	}
@@ -176,11 +178,6 @@ func oneLine(lua string) string {
 	}
 	return strings.Join(parts, " ")
 }
-
-// refused are writes whose effect reaches beyond the keys of the current
-// database (or all of it): a per-key journal cannot undo them, so a
-// transactional run raises before executing them.
-var refused = map[string]bool{"flushall": true, "flushdb": true, "swapdb": true, "move": true, "select": true}
 
 // section is a handler of prelude.lua and the commands it serves.
 type section struct {
@@ -239,7 +236,7 @@ func lowerAll(ss []string) []string {
 // looked up under the others (kind, in prelude.lua).
 func spellingsOf(code string) map[string][]string {
 	spellings := map[string][]string{}
-	for _, lit := range literals(code) {
+	for _, lit := range luaflow.Literals(code) {
 		if lit == "" || strings.ContainsAny(lit, "|\\ ") || commands.Lookup(lit) == nil {
 			continue
 		}
@@ -316,7 +313,7 @@ func luaTable(m map[string]string) string {
 // entry is the write table's value for c (see prelude.lua).
 func entry(c *commands.Command) string {
 	switch {
-	case refused[c.Name]:
+	case luaflow.BeyondKeys(c.Name):
 		return "'x'"
 	case c.Name == "copy":
 		return "'c'"

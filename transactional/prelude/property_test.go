@@ -1,7 +1,6 @@
 package prelude
 
 import (
-	"context"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -9,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/redis/go-redis/v9"
 )
 
 var (
@@ -171,19 +168,6 @@ func randomState(r *rand.Rand, keys []string, typed bool) [][]any {
 		}
 	}
 	return cmds
-}
-
-func apply(t testing.TB, ctx context.Context, c *redis.Client, cmds [][]any) {
-	t.Helper()
-	_, err := c.Pipelined(ctx, func(p redis.Pipeliner) error {
-		for _, cmd := range cmds {
-			p.Do(ctx, cmd...)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestPropertyRollback runs random multi-key scripts, most with a failure

@@ -1,21 +1,9 @@
 package prelude
 
 import (
-	"reflect"
 	"strings"
 	"testing"
 )
-
-func TestLiterals(t *testing.T) {
-	src := `-- 'not' "this"
---[==[ 'nor' ]] "this" ]==]
-local a = 'HSET' .. "x\"y" .. [[long]] .. [=[l]]ong]=]
-redis.call('zadd') -- 'tail'`
-	want := []string{"HSET", `x\"y`, "long", "l]]ong", "zadd"}
-	if got := literals(src); !reflect.DeepEqual(got, want) {
-		t.Fatalf("literals = %q, want %q", got, want)
-	}
-}
 
 // TestRenderKeepsWhatIsNamed: a script pays only for the handlers of the
 // commands it names (and the helpers they share), and every spelling it

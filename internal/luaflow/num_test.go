@@ -1,4 +1,4 @@
-package prelude
+package luaflow
 
 import (
 	"context"
@@ -109,7 +109,7 @@ func luaNumber(v float64) string {
 type numCase struct {
 	a      *analyzer
 	st     *state
-	sc     *scope
+	sc     *flowScope
 	x, y   *local
 	nx, ny num
 	args   []any
@@ -118,7 +118,7 @@ type numCase struct {
 func (g *numGen) newCase() numCase {
 	x, y := &local{name: "x"}, &local{name: "y"}
 	c := numCase{a: &analyzer{volatile: map[string]bool{}, callNums: map[*ast.FuncCallExpr]num{}}, st: newState(),
-		sc: &scope{vars: map[string]*local{"x": x, "y": y}}, x: x, y: y, nx: g.num(), ny: g.num()}
+		sc: &flowScope{vars: map[string]*local{"x": x, "y": y}}, x: x, y: y, nx: g.num(), ny: g.num()}
 	c.st.env[x], c.st.env[y] = tNum, tNum
 	c.st.nums[x], c.st.nums[y] = c.nx, c.ny
 	for _, vx := range g.samples(c.nx) {

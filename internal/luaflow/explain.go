@@ -1,4 +1,4 @@
-package prelude
+package luaflow
 
 import (
 	"fmt"
@@ -22,27 +22,27 @@ type Journaled struct {
 // it writes. Nothing when Needed(code) is false. When the proof gives up on
 // the whole script, one entry says where and why, with no Command.
 func Explain(code string) []Journaled {
-	an := analyze(code)
-	if !an.needed {
+	an := Analyze(code)
+	if !an.Needed {
 		return nil
 	}
-	if an.gaveUp != nil || an.sites == nil {
+	if an.gaveUp != nil || an.Sites == nil {
 		j := Journaled{Why: "a syntax error", GaveUp: true}
 		if an.gaveUp != nil {
 			j.Line, j.Why = an.gaveUp.line, an.gaveUp.why
 		}
 		return []Journaled{j}
 	}
-	offs := siteOffsets(code)
+	offs := SiteOffsets(code)
 	var out []Journaled
-	for i, site := range an.sites {
+	for i, site := range an.Sites {
 		w, refuted := an.why[site]
 		if !refuted && !an.nested[site] {
 			continue
 		}
 		j := Journaled{Line: site.Line()}
-		if len(offs) == len(an.sites) && offs[i].line == site.Line() {
-			j.Col = offs[i].at - strings.LastIndexByte(code[:offs[i].at], '\n')
+		if len(offs) == len(an.Sites) && offs[i].Line == site.Line() {
+			j.Col = offs[i].At - strings.LastIndexByte(code[:offs[i].At], '\n')
 		}
 		j.Command = literalCommand(site)
 		switch {

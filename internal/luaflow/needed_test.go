@@ -1,9 +1,8 @@
-package prelude
+package luaflow
 
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 )
 
@@ -193,14 +192,5 @@ func TestNeeded(t *testing.T) {
 				t.Errorf("Needed(%q) = %v, want %v", c.src, got, c.needed)
 			}
 		})
-	}
-}
-
-func TestNeededUnderscoreNames(t *testing.T) {
-	// The prelude's own text needs the runtime: nothing in Needed may take
-	// a wrapped script for a plain one.
-	src := "redis.call('SET', KEYS[1], 1) redis.call('SET', KEYS[2], 2)"
-	if !Needed(Wrap(src)) || !strings.Contains(Wrap(src), runName) {
-		t.Fatal("a wrapped script with two writes must need the runtime")
 	}
 }

@@ -1,4 +1,4 @@
-package lint
+package luaflow
 
 import (
 	"slices"
@@ -198,10 +198,17 @@ func exprText(e ast.Expr) string {
 	case *ast.StringExpr:
 		return strconv.Quote(e.Value)
 	case *ast.AttrGetExpr:
-		if s, ok := e.Key.(*ast.StringExpr); ok && isName(s.Value) {
+		if s, ok := e.Key.(*ast.StringExpr); ok && plainName(s.Value) {
 			return exprText(e.Object) + "." + s.Value
 		}
 		return exprText(e.Object) + "[" + exprText(e.Key) + "]"
 	}
 	return "…"
 }
+
+// plainName: s can follow a dot (a Lua name, keywords aside).
+func plainName(s string) bool {
+	return s != "" && (s[0] < '0' || s[0] > '9') && strings.TrimLeft(s, nameChars) == ""
+}
+
+const nameChars = "_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"

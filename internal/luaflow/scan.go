@@ -1,11 +1,11 @@
-package prelude
+package luaflow
 
 import "strings"
 
-// literals returns the contents of the string literals of Lua source src,
+// Literals returns the contents of the string literals of Lua source src,
 // skipping comments. Literals with escapes are returned raw: command names
 // never need one, and a wrong guess only adds a harmless table entry.
-func literals(src string) []string {
+func Literals(src string) []string {
 	var out []string
 	for i := 0; i < len(src); {
 		switch c := src[i]; {

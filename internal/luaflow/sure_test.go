@@ -1,4 +1,4 @@
-package prelude
+package luaflow
 
 import (
 	"context"

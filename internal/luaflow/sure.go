@@ -1,4 +1,4 @@
-package prelude
+package luaflow
 
 import (
 	"fmt"
@@ -110,7 +110,7 @@ func mulNum(x, y num) num {
 
 // numOf is what is known of e's value when it is a number, at st. It has
 // no effect: expr has evaluated e already.
-func (a *analyzer) numOf(e ast.Expr, st *state, sc *scope) num {
+func (a *analyzer) numOf(e ast.Expr, st *state, sc *flowScope) num {
 	switch e := e.(type) {
 	case *ast.NumberExpr:
 		v, err := strconv.ParseFloat(e.Value, 64)
@@ -214,7 +214,7 @@ func (a *analyzer) numOf(e ast.Expr, st *state, sc *scope) num {
 // other, which may still be (`if n > MAX then n = MAX end` leaves n at
 // most MAX, or NaN); where x % 1 == 0 held (or x % 1 ~= 0 did not), x is
 // an integer (∞ % 1 is NaN).
-func (a *analyzer) narrowCompare(e *ast.RelationalOpExpr, t, f *state, sc *scope) {
+func (a *analyzer) narrowCompare(e *ast.RelationalOpExpr, t, f *state, sc *flowScope) {
 	lhs, rhs, op := e.Lhs, e.Rhs, e.Operator
 	if op == "==" || op == "~=" {
 		eq := t
@@ -244,7 +244,7 @@ func (a *analyzer) narrowCompare(e *ast.RelationalOpExpr, t, f *state, sc *scope
 // what a failed comparison leaves (held false), which a NaN also leaves,
 // so that a side gets its bound from the other only when the other cannot
 // be NaN, and neither loses its NaN.
-func (a *analyzer) narrowOrder(lo, hi ast.Expr, strict, held bool, st *state, sc *scope) {
+func (a *analyzer) narrowOrder(lo, hi ast.Expr, strict, held bool, st *state, sc *flowScope) {
 	if st.dead || !a.peekType(lo, st, sc).within(tNum) || !a.peekType(hi, st, sc).within(tNum) {
 		return
 	}
@@ -275,7 +275,7 @@ func (a *analyzer) narrowOrder(lo, hi ast.Expr, strict, held bool, st *state, sc
 
 // peekType is what expr would say of a local, a literal or arithmetic,
 // without evaluating anything; tAny for the rest.
-func (a *analyzer) peekType(e ast.Expr, st *state, sc *scope) typ {
+func (a *analyzer) peekType(e ast.Expr, st *state, sc *flowScope) typ {
 	switch e := e.(type) {
 	case *ast.NumberExpr, *ast.ArithmeticOpExpr, *ast.UnaryMinusOpExpr, *ast.UnaryLenOpExpr:
 		return tNum
@@ -304,7 +304,7 @@ func isNumber(e ast.Expr, v float64) bool {
 }
 
 // setNum changes what is known of the local e names, if it is one.
-func (a *analyzer) setNum(e ast.Expr, st *state, sc *scope, to func(num) num) {
+func (a *analyzer) setNum(e ast.Expr, st *state, sc *flowScope, to func(num) num) {
 	l := a.narrowable(e, st, sc)
 	if l == nil {
 		return
@@ -324,7 +324,7 @@ func (a *analyzer) setNum(e ast.Expr, st *state, sc *scope, to func(num) num) {
 
 // numsOf is what is known of the numbers among the values es give for
 // len(ts) targets (nil: nothing), all taken before any target is set.
-func (a *analyzer) numsOf(es []ast.Expr, ts []typ, st *state, sc *scope) []*num {
+func (a *analyzer) numsOf(es []ast.Expr, ts []typ, st *state, sc *flowScope) []*num {
 	out := make([]*num, len(ts))
 	for i, ty := range ts {
 		if e := exprAt(es, i); e != nil && ty&tNum != 0 && !st.dead {
@@ -372,7 +372,7 @@ func (f keyFact) join(g keyFact) keyFact {
 
 // keyOf is "KEYS[n]" for an expression that is KEYS[n] or a local set
 // once to it, when the script never changes KEYS; else "".
-func (a *analyzer) keyOf(e ast.Expr, sc *scope) string {
+func (a *analyzer) keyOf(e ast.Expr, sc *flowScope) string {
 	if a.escapes["KEYS"] || a.assigned["KEYS"] {
 		return ""
 	}
@@ -390,7 +390,7 @@ const everyKey = "every KEYS element"
 
 // keysLoop names the key of the element of s when s is a generic for over
 // ipairs(KEYS), the script never changing KEYS; else "".
-func (a *analyzer) keysLoop(s *ast.GenericForStmt, sc *scope) string {
+func (a *analyzer) keysLoop(s *ast.GenericForStmt, sc *flowScope) string {
 	if sym, ok := a.syms[s]; ok {
 		return sym
 	}
@@ -471,7 +471,7 @@ var (
 )
 
 // fits: the argument e, of type ty at st, fits kind k.
-func (a *analyzer) fits(e ast.Expr, ty typ, k argKind, st *state, sc *scope) bool {
+func (a *analyzer) fits(e ast.Expr, ty typ, k argKind, st *state, sc *flowScope) bool {
 	if lit, ok := e.(*ast.StringExpr); ok {
 		switch k {
 		case kMember:
@@ -509,7 +509,7 @@ func (a *analyzer) fits(e ast.Expr, ty typ, k argKind, st *state, sc *scope) boo
 
 // zaddArgs checks ZADD's arguments after the key: options that go
 // together, then score-member pairs.
-func (a *analyzer) zaddArgs(es []ast.Expr, ts []typ, st *state, sc *scope) bool {
+func (a *analyzer) zaddArgs(es []ast.Expr, ts []typ, st *state, sc *flowScope) bool {
 	i := 0
 	seen := map[string]bool{}
 	for ; i < len(es); i++ {
@@ -556,7 +556,7 @@ func literalCommand(e *ast.FuncCallExpr) string {
 
 // sure reports whether e, a redis.call or redis.pcall with argument types
 // args (the command included), cannot fail at st; if it may, why.
-func (a *analyzer) sure(e *ast.FuncCallExpr, args []typ, st *state, sc *scope) (bool, string) {
+func (a *analyzer) sure(e *ast.FuncCallExpr, args []typ, st *state, sc *flowScope) (bool, string) {
 	cmd := literalCommand(e)
 	switch {
 	case len(e.Args) == 0:
@@ -622,7 +622,7 @@ func (a *analyzer) sure(e *ast.FuncCallExpr, args []typ, st *state, sc *scope) (
 
 // ran updates the key facts after e, a redis.call (raise: it returned, so
 // it succeeded) or redis.pcall (it may have failed), wrote or read.
-func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *state, sc *scope) {
+func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *state, sc *flowScope) {
 	if st.dead {
 		return
 	}
@@ -689,7 +689,7 @@ func (a *analyzer) ran(e *ast.FuncCallExpr, raise, write bool, args []typ, st *s
 // zaddScore is the local whose value every score of e is, when e is a
 // ZADD that sets the score of every member it names (no option but CH),
 // the value a number that is not NaN; else nil.
-func (a *analyzer) zaddScore(e *ast.FuncCallExpr, st *state, sc *scope) *local {
+func (a *analyzer) zaddScore(e *ast.FuncCallExpr, st *state, sc *flowScope) *local {
 	if literalCommand(e) != "ZADD" || len(e.Args) < 4 || lastMulti(e.Args) {
 		return nil
 	}
@@ -738,7 +738,7 @@ func keepsScore(cmd string, held, added *local, below bool) bool {
 // computed, and L - 1 rounds below L there (it is exact from 2^52 up,
 // within 2^-2 of L - 1 below). redis.call writes the bound with %.17g,
 // which Redis reads back to the same double.
-func (a *analyzer) sweepsBelow(e *ast.FuncCallExpr, held *local, st *state, sc *scope) bool {
+func (a *analyzer) sweepsBelow(e *ast.FuncCallExpr, held *local, st *state, sc *flowScope) bool {
 	if held == nil || literalCommand(e) != "ZREMRANGEBYSCORE" || len(e.Args) != 4 {
 		return false
 	}
@@ -839,7 +839,7 @@ var typeNames = map[string]typ{
 
 // narrowType narrows x after type(x) == 'name' (or ~=) held or did not:
 // where it held x is of that type, where it did not it is not.
-func (a *analyzer) narrowType(e *ast.RelationalOpExpr, t, f *state, sc *scope) {
+func (a *analyzer) narrowType(e *ast.RelationalOpExpr, t, f *state, sc *flowScope) {
 	if e.Operator != "==" && e.Operator != "~=" {
 		return
 	}
