@@ -934,7 +934,6 @@ func TestRenamenx(t *testing.T) {
 func TestCopy(t *testing.T) {
 	s, c := runWithClient(t)
 
-
 	t.Run("basic", func(t *testing.T) {
 		s.Set("key1", "value")
 		// should return 1 after a successful copy operation:
