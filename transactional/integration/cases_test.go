@@ -460,6 +460,17 @@ var cases = []tcase{
 	{name: "int/strict-stored", setup: [][]string{{"SET", "t", "01"}, {"SET", "p", "+1"}, {"SET", "m", "-0"}, {"HSET", "h", "n", "01", "o", "7"}},
 		cmds: [][]string{cmd("INCR", "t"), cmd("DECR", "p"), cmd("INCRBY", "m", "1"), cmd("DECRBY", "t", "1"), cmd("HINCRBY", "h", "n", "1"), cmd("HINCRBY", "h", "o", "1"),
 			ev("return {redis.pcall('INCR', KEYS[1]), redis.pcall('HINCRBY', KEYS[2], 'n', 1), redis.pcall('HINCRBY', KEYS[2], 'o', 1)}", 2, "t", "h")}},
+	// LPOS reads its options in order, each with its own text: RANK as an
+	// integer, COUNT and MAXLEN as integers not below 0 ("can't be
+	// negative" for "x" too), before it looks at the key.
+	{name: "int/lpos-options", setup: [][]string{{"RPUSH", "l", "a", "b", "a"}, {"SET", "s", "x"}},
+		cmds: [][]string{cmd("LPOS", "l", "a", "COUNT", "x"), cmd("LPOS", "l", "a", "MAXLEN", "x"), cmd("LPOS", "l", "a", "COUNT", "01"),
+			cmd("LPOS", "l", "a", "MAXLEN", "+1"), cmd("LPOS", "l", "a", "COUNT", "-0"), cmd("LPOS", "l", "a", "RANK", "01"),
+			cmd("LPOS", "l", "a", "MAXLEN", "-1", "RANK", "x", "COUNT", "-1"), cmd("LPOS", "l", "a", "RANK", "x", "COUNT", "-1", "MAXLEN", "-1"),
+			cmd("LPOS", "l", "a", "COUNT", "-1", "MAXLEN", "-1", "RANK", "x"), cmd("LPOS", "l", "a", "RANK", "0", "COUNT", "x"),
+			cmd("LPOS", "l", "a", "RANK", "01", "COUNT"), cmd("LPOS", "l", "a", "FOO", "1", "COUNT", "x"), cmd("LPOS", "l", "a", "COUNT", "0", "MAXLEN", "0"),
+			cmd("LPOS", "s", "a", "COUNT", "x"), cmd("LPOS", "none", "a", "MAXLEN", "x"),
+			ev("return {redis.pcall('LPOS', KEYS[1], 'a', 'COUNT', 'x'), redis.pcall('LPOS', KEYS[1], 'a', 'RANK', -1, 'MAXLEN', '01'), redis.call('LPOS', KEYS[1], 'a', 'RANK', -1, 'COUNT', 0)}", 1, "l")}},
 	// What used to crash the engine or put a connection out of step: an
 	// empty *STORE result kept as a nil set, SETBIT/SETRANGE beyond 512 MB,
 	// XLEN of another type (two replies); and the checks around them.

@@ -200,10 +200,45 @@ func badInteger(cmd string, args []string) string {
 	case "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX":
 		return limit(3)
 	case "LPOS":
-		return after(2, msgInvalidInt, "RANK", "COUNT", "MAXLEN")
+		return badLposOption(args)
 	case "ZPOPMIN", "ZPOPMAX":
 		if len(args) == 2 && (!isRedisInteger(args[1]) || args[1][0] == '-') {
 			return msgInvalidRange
+		}
+	}
+	return ""
+}
+
+// badLposOption is the error Redis gives for the first of LPOS's options
+// (after key and element) whose value it refuses, or "". Redis reads them
+// in order: RANK as an integer, not 0; COUNT and MAXLEN as integers not
+// below 0, with their own texts for anything else ("COUNT can't be
+// negative" for "x" too). scriptgen: the engine's check read all three as
+// RANK, and answered "ERR value is not an integer or out of range" for a
+// COUNT or MAXLEN of "x", and for a RANK of "x" after a COUNT of -1.
+// An unknown option, or one without its value, is a syntax error
+// miniredis gives.
+func badLposOption(args []string) string {
+	for i := 2; i+1 < len(args); i += 2 {
+		v := args[i+1]
+		switch strings.ToUpper(args[i]) {
+		case "RANK":
+			if !isRedisInteger(v) {
+				return msgInvalidInt
+			}
+			if v == "0" {
+				return msgRankIsZero
+			}
+		case "COUNT":
+			if !isRedisInteger(v) || v[0] == '-' {
+				return msgCountIsNegative
+			}
+		case "MAXLEN":
+			if !isRedisInteger(v) || v[0] == '-' {
+				return msgMaxLengthIsNegative
+			}
+		default:
+			return ""
 		}
 	}
 	return ""
