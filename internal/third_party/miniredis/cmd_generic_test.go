@@ -706,7 +706,7 @@ func TestRestore(t *testing.T) {
 
 		mustDo(t, c,
 			"RESTORE", "key", "-1", "serialized-value",
-			proto.Error(msgInvalidInt))
+			proto.Error(msgBadTTL)) // scriptgen: Redis 7.0.15's reply
 
 		mustDo(t, c,
 			"RESTORE", "key", "argh", "serialized-value",
