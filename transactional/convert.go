@@ -2,9 +2,9 @@ package transactional
 
 import (
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 	"github.com/scriptgen/scriptgen/transactional/internal/resp"
-	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // maxReplyDepth bounds the Lua→RESP conversion, so a table that contains

@@ -9,9 +9,9 @@ import (
 
 	"github.com/scriptgen/scriptgen/internal/commands"
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 	"github.com/scriptgen/scriptgen/transactional/internal/lualib"
-	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // RedisVersion is the Redis version the sandbox reproduces, as

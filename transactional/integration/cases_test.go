@@ -460,6 +460,17 @@ var cases = []tcase{
 	{name: "int/strict-stored", setup: [][]string{{"SET", "t", "01"}, {"SET", "p", "+1"}, {"SET", "m", "-0"}, {"HSET", "h", "n", "01", "o", "7"}},
 		cmds: [][]string{cmd("INCR", "t"), cmd("DECR", "p"), cmd("INCRBY", "m", "1"), cmd("DECRBY", "t", "1"), cmd("HINCRBY", "h", "n", "1"), cmd("HINCRBY", "h", "o", "1"),
 			ev("return {redis.pcall('INCR', KEYS[1]), redis.pcall('HINCRBY', KEYS[2], 'n', 1), redis.pcall('HINCRBY', KEYS[2], 'o', 1)}", 2, "t", "h")}},
+	// LPOS reads its options in order, each with its own text: RANK as an
+	// integer, COUNT and MAXLEN as integers not below 0 ("can't be
+	// negative" for "x" too), before it looks at the key.
+	{name: "int/lpos-options", setup: [][]string{{"RPUSH", "l", "a", "b", "a"}, {"SET", "s", "x"}},
+		cmds: [][]string{cmd("LPOS", "l", "a", "COUNT", "x"), cmd("LPOS", "l", "a", "MAXLEN", "x"), cmd("LPOS", "l", "a", "COUNT", "01"),
+			cmd("LPOS", "l", "a", "MAXLEN", "+1"), cmd("LPOS", "l", "a", "COUNT", "-0"), cmd("LPOS", "l", "a", "RANK", "01"),
+			cmd("LPOS", "l", "a", "MAXLEN", "-1", "RANK", "x", "COUNT", "-1"), cmd("LPOS", "l", "a", "RANK", "x", "COUNT", "-1", "MAXLEN", "-1"),
+			cmd("LPOS", "l", "a", "COUNT", "-1", "MAXLEN", "-1", "RANK", "x"), cmd("LPOS", "l", "a", "RANK", "0", "COUNT", "x"),
+			cmd("LPOS", "l", "a", "RANK", "01", "COUNT"), cmd("LPOS", "l", "a", "FOO", "1", "COUNT", "x"), cmd("LPOS", "l", "a", "COUNT", "0", "MAXLEN", "0"),
+			cmd("LPOS", "s", "a", "COUNT", "x"), cmd("LPOS", "none", "a", "MAXLEN", "x"),
+			ev("return {redis.pcall('LPOS', KEYS[1], 'a', 'COUNT', 'x'), redis.pcall('LPOS', KEYS[1], 'a', 'RANK', -1, 'MAXLEN', '01'), redis.call('LPOS', KEYS[1], 'a', 'RANK', -1, 'COUNT', 0)}", 1, "l")}},
 	// What used to crash the engine or put a connection out of step: an
 	// empty *STORE result kept as a nil set, SETBIT/SETRANGE beyond 512 MB,
 	// XLEN of another type (two replies); and the checks around them.
@@ -477,6 +488,25 @@ var cases = []tcase{
 			cmd("XADD", "k", "x", "f", "v"), cmd("XTRIM", "k", "MINID", "x"),
 			ev("return {redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 0) == false, #redis.call('XRANGE', KEYS[2], '-', '+', 'COUNT', 0)}", 2, "x", "none"),
 			cmd("XDEL", "x", "1"), cmd("XLEN", "x")}},
+
+	// XADD's and XTRIM's options as Redis reads them: in any order, "~" or
+	// "=" before the threshold, LIMIT only with "~", and XADD's ending at
+	// its ID, so that a field named like an option is a field. Thresholds
+	// stay out of "~"'s reach: Redis trims whole nodes, miniredis exactly.
+	{name: "stream/trim-options", setup: [][]string{{"XADD", "s", "1-1", "f", "v"}, {"XADD", "s", "2-1", "f", "v"}, {"XADD", "s", "3-1", "f", "v"}, {"SET", "str", "x"}},
+		cmds: [][]string{cmd("XADD", "s", "MAXLEN", "~", "1000", "4-1", "f", "v"), cmd("XADD", "s", "5-1", "limit", "x"), cmd("XADD", "s", "6-1", "minid", "x", "maxlen", "y"),
+			cmd("XADD", "s", "NOMKSTREAM", "MAXLEN", "10", "7-1", "f", "v"), cmd("XADD", "s", "MAXLEN", "10", "NOMKSTREAM", "8-1", "f", "v"),
+			cmd("XADD", "s", "MAXLEN", "~", "1000", "LIMIT", "10", "9-1", "f", "v"), cmd("XADD", "s", "MAXLEN", "5", "LIMIT", "10", "10-1", "f", "v"),
+			cmd("XADD", "s", "LIMIT", "0", "10-1", "f", "v"), cmd("XADD", "s", "LIMIT", "1", "10-1", "f", "v"), cmd("XADD", "s", "MAXLEN", "1", "MINID", "1", "10-1", "f", "v"),
+			cmd("XADD", "s", "MAXLEN", "-1", "10-1", "f", "v"), cmd("XADD", "s", "MAXLEN", "~", "1", "LIMIT", "-1", "10-1", "f", "v"),
+			cmd("XADD", "s", "NOMKSTREAM", "MAXLEN", "1", "LIMIT", "2"), cmd("XADD", "s", "MAXLEN", "01", "10-1", "f", "v"), cmd("XADD", "s", "MINID", "~", "-", "10-1", "f", "v"),
+			cmd("XADD", "s", "10-*", "f", "v"), cmd("XADD", "s", "11-1", "f"), cmd("XADD", "none", "NOMKSTREAM", "MAXLEN", "~", "10", "11-1", "f", "v"),
+			cmd("XADD", "str", "MAXLEN", "x", "1-1", "f", "v"), cmd("XADD", "s", "MAXLEN", "=", "8", "12-1", "f", "v"), cmd("XLEN", "s"),
+			cmd("XTRIM", "s", "MAXLEN", "=", "100"), cmd("XTRIM", "s", "FOO", "1", "MAXLEN", "x"), cmd("XTRIM", "s", "MAXLEN", "1", "FOO"),
+			cmd("XTRIM", "s", "LIMIT", "1"), cmd("XTRIM", "s", "LIMIT", "0"), cmd("XTRIM", "s", "MAXLEN", "~"), cmd("XTRIM", "s", "MAXLEN", "1", "MAXLEN", "2"),
+			cmd("XTRIM", "s", "minid", "0", "limit", "5"), cmd("XTRIM", "none", "MAXLEN", "~", "0", "LIMIT", "5"), cmd("XTRIM", "s", "UNKNOWN_STRATEGY", "4"),
+			cmd("XTRIM", "str", "MAXLEN", "x"), cmd("XTRIM", "s", "MINID", "=", "9"), cmd("XRANGE", "s", "-", "+"), cmd("XTRIM", "s", "MAXLEN", "=", "0"), cmd("XLEN", "s"),
+			ev("return {redis.pcall('XADD', KEYS[1], 'MAXLEN', '~', 1000, '1-1', 'f', 'v'), redis.pcall('XADD', KEYS[1], '2-1', 'limit', 'x'), redis.pcall('XADD', KEYS[1], 'MAXLEN', 5, 'LIMIT', 10, '3-1', 'f', 'v'), redis.pcall('XTRIM', KEYS[1], 'MAXLEN', '=', 0)}", 1, "k")}},
 
 	// TTL rounds to the nearest second, as Redis does; miniredis truncates.
 	{name: "ttl/rounds", setup: [][]string{{"SET", "k", "v", "PX", "10700"}, {"SET", "j", "v", "PX", "300"}, {"SET", "p", "v"}},

@@ -290,7 +290,10 @@ func TestUnlink(t *testing.T) {
 func TestDumpCommand(t *testing.T) {
 	s, c := runWithClient(t)
 	s.Set("existing-key", "value")
-	s.HSet("set-key", "a", "b")
+	// scriptgen: upstream's "dump existing key" and "dump wrong key type"
+	// are left out: they expected a string's raw bytes and WRONGTYPE for a
+	// hash, where this copy's DUMP writes Redis's payload for every type
+	// (see README.md).
 
 	t.Run("parse errors", func(t *testing.T) {
 		mustDo(t, c,
@@ -305,18 +308,6 @@ func TestDumpCommand(t *testing.T) {
 	t.Run("dump missing key", func(t *testing.T) {
 		mustNil(t, c,
 			"DUMP", "missing-key")
-	})
-
-	t.Run("dump existing key", func(t *testing.T) {
-		mustDo(t, c,
-			"DUMP", "existing-key",
-			proto.String("value"))
-	})
-
-	t.Run("dump wrong key type", func(t *testing.T) {
-		mustDo(t, c,
-			"DUMP", "set-key",
-			proto.Error(msgWrongType))
 	})
 }
 
@@ -666,34 +657,10 @@ func TestRestore(t *testing.T) {
 		s.CheckGet(t, "existing-key", "value")
 	})
 
-	t.Run("overwrite existing key", func(t *testing.T) {
-		mustOK(t, c,
-			"RESTORE", "existing-key", "0", "new-value", "REPLACE")
-
-		s.CheckGet(t, "existing-key", "new-value")
-	})
-
-	t.Run("restore new key with no ttl", func(t *testing.T) {
-		mustOK(t, c, "RESTORE", "key-a", "0", "value-a")
-
-		s.CheckGet(t, "key-a", "value-a")
-		equals(t, time.Duration(0), s.TTL("key-a"))
-	})
-
-	t.Run("restore new key with regular ttl", func(t *testing.T) {
-		mustOK(t, c, "RESTORE", "key-b", "50", "value-b")
-
-		s.CheckGet(t, "key-b", "value-b")
-		equals(t, 50*time.Millisecond, s.TTL("key-b"))
-	})
-
-	t.Run("restore new key with absolute ttl", func(t *testing.T) {
-		s.SetTime(time.UnixMilli(1234567890))
-		mustOK(t, c, "RESTORE", "key-c", "1234577890", "value-c", "ABSTTL")
-
-		s.CheckGet(t, "key-c", "value-c")
-		equals(t, 10000*time.Millisecond, s.TTL("key-c"))
-	})
+	// scriptgen: upstream's "overwrite existing key" and "restore new key"
+	// with no, a regular and an absolute TTL are left out: they restored a
+	// raw string as the payload, where this copy's RESTORE reads Redis's
+	// (see README.md).
 
 	t.Run("parse errors", func(t *testing.T) {
 		mustDo(t, c,
@@ -706,7 +673,7 @@ func TestRestore(t *testing.T) {
 
 		mustDo(t, c,
 			"RESTORE", "key", "-1", "serialized-value",
-			proto.Error(msgInvalidInt))
+			proto.Error(msgBadTTL)) // scriptgen: Redis 7.0.15's reply
 
 		mustDo(t, c,
 			"RESTORE", "key", "argh", "serialized-value",
@@ -933,7 +900,6 @@ func TestRenamenx(t *testing.T) {
 
 func TestCopy(t *testing.T) {
 	s, c := runWithClient(t)
-
 
 	t.Run("basic", func(t *testing.T) {
 		s.Set("key1", "value")

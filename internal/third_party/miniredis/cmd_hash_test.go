@@ -399,7 +399,7 @@ func TestHashIncrbyfloat(t *testing.T) {
 		s.HSet("hash", "field", "noint")
 		mustDo(t, c,
 			"HINCRBYFLOAT", "hash", "field", "400",
-			proto.Error("ERR value is not a valid float"),
+			proto.Error(msgHashNotFloat), // scriptgen: Redis 7.0.15's reply
 		)
 	}
 

@@ -5,6 +5,7 @@ package miniredis
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,48 +41,25 @@ func (m *Miniredis) cmdXadd(c *server.Peer, cmd string, args []string) {
 	key, args := args[0], args[1:]
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		maxlen := -1
-		minID := ""
-		makeStream := true
-		if strings.ToLower(args[0]) == "nomkstream" {
-			args = args[1:]
-			makeStream = false
-		}
-		if strings.ToLower(args[0]) == "maxlen" {
-			args = args[1:]
-			// ignore exact/approximate trimming modifiers
-			if args[0] == "~" || args[0] == "=" {
-				args = args[1:]
-			}
-			n, err := strconv.Atoi(args[0])
-			if err != nil {
-				c.WriteError(msgInvalidInt)
-				return
-			}
-			if n < 0 {
-				c.WriteError("ERR The MAXLEN argument must be >= 0.")
-				return
-			}
-			maxlen = n
-			args = args[1:]
-		} else if strings.ToLower(args[0]) == "minid" {
-			args = args[1:]
-			// ignore exact/approximate trimming modifiers
-			if args[0] == "~" || args[0] == "=" {
-				args = args[1:]
-			}
-			minID = args[0]
-			args = args[1:]
-		}
-		if len(args) < 1 {
-			c.WriteError(errWrongNumber(cmd))
+		// scriptgen: the options as Redis reads them (streamTrimArgs);
+		// upstream took them in one order only, without LIMIT.
+		opts, msg := streamTrimArgs(args, true)
+		if msg != "" {
+			c.WriteError(msg)
 			return
 		}
-		entryID, args := args[0], args[1:]
+		makeStream := !opts.noMkStream
+		entryID, args := args[opts.id], args[opts.id+1:]
 
 		// args must be composed of field/value pairs.
 		if len(args) == 0 || len(args)%2 != 0 {
-			c.WriteError("ERR wrong number of arguments for XADD") // non-default message
+			c.WriteError(errWrongNumber(cmd)) // scriptgen: Redis's text; upstream's was its own
+			return
+		}
+		// Redis refuses 0-0 before it looks the key up, so that no empty
+		// stream is left behind.
+		if entryID == "0-0" || entryID == "0" {
+			c.WriteError(msgStreamIDZero)
 			return
 		}
 
@@ -115,16 +93,118 @@ func (m *Miniredis) cmdXadd(c *server.Peer, cmd string, args []string) {
 			}
 			return
 		}
-		if maxlen >= 0 {
-			s.trim(maxlen)
-		}
-		if minID != "" {
-			s.trimBefore(minID)
+		switch opts.strategy {
+		case "MAXLEN":
+			s.trim(opts.maxLen)
+		case "MINID":
+			s.trimBefore(opts.minID)
 		}
 		db.incr(key)
 
 		c.WriteBulk(newID)
 	})
+}
+
+// streamTrim is what XADD's or XTRIM's options ask.
+type streamTrim struct {
+	noMkStream bool
+	strategy   string // "", "MAXLEN" or "MINID"
+	maxLen     int
+	minID      string
+	id         int // XADD: the ID's index in args
+}
+
+// streamTrimArgs reads XADD's or XTRIM's arguments after the key as Redis
+// 7.0 does (streamParseAddOrTrimArgsOrReply), and returns Redis's error
+// text for the first it refuses, or "":
+//
+//	XADD key [NOMKSTREAM] [MAXLEN|MINID [=|~] threshold [LIMIT count]] *|id field value ...
+//	XTRIM key MAXLEN|MINID [=|~] threshold [LIMIT count]
+//
+// The options come in any order; XADD's end at its ID, so a field is never
+// read as one (XADD s * limit x). A "~" or "=" is a modifier only when a
+// threshold follows it. LIMIT goes only with "~"; miniredis trims exactly
+// either way, so "~" and LIMIT change nothing else here.
+//
+// scriptgen: upstream's XADD and XTRIM each read the options in one order,
+// and the engine's check in front of them took the "~" of MAXLEN ~ 1000,
+// or a field named maxlen, for a threshold that was not an integer.
+func streamTrimArgs(args []string, xadd bool) (streamTrim, string) {
+	var (
+		t      streamTrim
+		approx bool
+		limit  = int64(-1) // -1: none given
+	)
+	i := 0
+options:
+	for ; i < len(args); i++ {
+		more := len(args) - 1 - i
+		opt := strings.ToUpper(args[i])
+		switch {
+		case xadd && args[i] == "*":
+			t.id = i
+		case (opt == "MAXLEN" || opt == "MINID") && more > 0:
+			if t.strategy != "" {
+				return t, msgXtrimMaxlenMinid
+			}
+			approx = false
+			if more >= 2 && (args[i+1] == "~" || args[i+1] == "=") {
+				approx = args[i+1] == "~"
+				i++
+			}
+			v := args[i+1]
+			i++
+			t.strategy = opt
+			if opt == "MINID" {
+				if !isStreamID(v, false) {
+					return t, msgInvalidStreamID
+				}
+				t.minID = v
+				continue
+			}
+			if !isRedisInteger(v) {
+				return t, msgInvalidInt
+			}
+			n, _ := strconv.ParseInt(v, 10, 64)
+			if n < 0 {
+				return t, msgMaxlenNegative
+			}
+			t.maxLen = int(min(n, math.MaxInt))
+			continue
+		case opt == "LIMIT" && more > 0:
+			if !isRedisInteger(args[i+1]) {
+				return t, msgInvalidInt
+			}
+			limit, _ = strconv.ParseInt(args[i+1], 10, 64)
+			if limit < 0 {
+				return t, msgLimitNegative
+			}
+			i++
+			continue
+		case xadd && opt == "NOMKSTREAM":
+			t.noMkStream = true
+			continue
+		case xadd:
+			if !isStreamID(args[i], true) {
+				return t, msgInvalidStreamID
+			}
+			t.id = i
+		default:
+			return t, msgSyntaxError
+		}
+		break options
+	}
+	switch {
+	case limit > 0 && t.strategy == "":
+		return t, msgXtrimLimitNoStrategy
+	case !xadd && t.strategy == "":
+		return t, msgXtrimNoStrategy
+	case limit >= 0 && !approx:
+		return t, msgXtrimInvalidLimit
+	case xadd && i == len(args):
+		return t, errWrongNumber("xadd")
+	}
+	return t, ""
 }
 
 // XLEN
@@ -1239,75 +1319,20 @@ func (m *Miniredis) cmdXtrim(c *server.Peer, cmd string, args []string) {
 		return
 	}
 
-	var opts struct {
-		stream     string
-		strategy   string
-		maxLen     int    // for MAXLEN
-		threshold  string // for MINID
-		withLimit  bool   // "LIMIT"
-		withExact  bool   // "="
-		withNearly bool   // "~"
-	}
-
-	opts.stream, opts.strategy, args = args[0], strings.ToUpper(args[1]), args[2:]
-
-	if opts.strategy != "MAXLEN" && opts.strategy != "MINID" {
+	// scriptgen: the options as Redis reads them (streamTrimArgs), where
+	// upstream took them in one order only, refused a MAXLEN of "=" or "~"
+	// read as the threshold, and had texts of its own.
+	stream := args[0]
+	opts, msg := streamTrimArgs(args[1:], false)
+	if msg != "" {
 		setDirty(c)
-		c.WriteError(msgXtrimInvalidStrategy)
-		return
-	}
-
-	// Ignore nearly exact trimming parameters.
-	switch args[0] {
-	case "=":
-		opts.withExact = true
-		args = args[1:]
-	case "~":
-		opts.withNearly = true
-		args = args[1:]
-	}
-
-	switch opts.strategy {
-	case "MAXLEN":
-		maxLen, err := strconv.Atoi(args[0])
-		if err != nil {
-			setDirty(c)
-			c.WriteError(msgXtrimInvalidMaxLen)
-			return
-		}
-		opts.maxLen = maxLen
-	case "MINID":
-		opts.threshold = args[0]
-	}
-	args = args[1:]
-
-	if len(args) == 2 && strings.ToUpper(args[0]) == "LIMIT" {
-		// Ignore LIMIT.
-		opts.withLimit = true
-		if _, err := strconv.Atoi(args[1]); err != nil {
-			setDirty(c)
-			c.WriteError(msgInvalidInt)
-			return
-		}
-
-		args = args[2:]
-	}
-
-	if len(args) != 0 {
-		setDirty(c)
-		c.WriteError(fmt.Sprintf("ERR incorrect argument %s", args[0]))
-		return
-	}
-
-	if opts.withLimit && !opts.withNearly {
-		setDirty(c)
-		c.WriteError(fmt.Sprintf(msgXtrimInvalidLimit))
+		c.WriteError(msg)
 		return
 	}
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		db := m.db(ctx.selectedDB)
-		s, err := db.stream(opts.stream)
+		s, err := db.stream(stream)
 		if err != nil {
 			setDirty(c)
 			c.WriteError(err.Error())
@@ -1324,7 +1349,7 @@ func (m *Miniredis) cmdXtrim(c *server.Peer, cmd string, args []string) {
 			s.trim(opts.maxLen)
 			c.WriteInt(entriesBefore - len(s.entries))
 		case "MINID":
-			n := s.trimBefore(opts.threshold)
+			n := s.trimBefore(opts.minID)
 			c.WriteInt(n)
 		}
 	})

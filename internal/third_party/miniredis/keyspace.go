@@ -24,14 +24,26 @@ func (db *RedisDB) LiveType(key string) string {
 }
 
 // deadline is key's absolute expiry, and whether it has one. The TTLs the
-// database holds are relative to the last tick, when the TTL clock last
-// moved.
+// database holds count from ttlBase.
 func (db *RedisDB) deadline(key string) (time.Time, bool) {
 	left, ok := db.ttlLeft(key)
 	if !ok {
 		return time.Time{}, false
 	}
-	return db.master.lastTick.Add(left), true
+	return db.master.ttlBase().Add(left), true
+}
+
+// ttlBase is the instant the TTLs held count from. With ClockTTL, they run
+// with the clock and count from the last tick. Without it (upstream's
+// default) they stand still until FastForward, so the deadline is always
+// their length away from now: counted from the last tick, which is never
+// set then, every TTL would have ended in year 1, and TTL answered -2 for
+// a key that GET still found.
+func (m *Miniredis) ttlBase() time.Time {
+	if m.clockTTL {
+		return m.lastTick
+	}
+	return m.effectiveNow()
 }
 
 // Drop removes key entirely, expiry and hash-field expiries included, and
@@ -138,7 +150,7 @@ func (db *RedisDB) RestoreSnapshot(key string, s KeySnapshot) {
 	}
 	db.lru[key] = db.master.effectiveNow()
 	if s.expires {
-		db.setTTL(key, s.at.Sub(db.master.lastTick))
+		db.setTTL(key, s.at.Sub(db.master.ttlBase()))
 	}
 }
 

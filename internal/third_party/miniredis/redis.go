@@ -59,9 +59,12 @@ const (
 	msgUnsupportedUnit      = "ERR unsupported unit provided. please use M, KM, FT, MI"
 	msgXreadUnbalanced      = "ERR Unbalanced 'xread' list of streams: for each stream key an ID or '$' must be specified."
 	msgXgroupKeyNotFound    = "ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically."
-	msgXtrimInvalidStrategy = "ERR unsupported XTRIM strategy. Please use MAXLEN, MINID"
 	msgXtrimInvalidMaxLen   = msgInvalidInt // scriptgen: one text
 	msgXtrimInvalidLimit    = "ERR syntax error, LIMIT cannot be used without the special ~ option"
+	msgXtrimLimitNoStrategy = "ERR syntax error, LIMIT cannot be used without specifying a trimming strategy"  // scriptgen
+	msgXtrimNoStrategy      = "ERR syntax error, XTRIM must be called with a trimming strategy"                // scriptgen
+	msgXtrimMaxlenMinid     = "ERR syntax error, MAXLEN and MINID options at the same time are not compatible" // scriptgen
+	msgLimitNegative        = "ERR The LIMIT argument must be >= 0."                                           // scriptgen
 	msgDBIndexOutOfRange    = "ERR DB index is out of range"
 	msgLimitCombination     = "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX"
 	msgRankIsZero           = "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list"

@@ -128,24 +128,6 @@ func badInteger(cmd string, args []string) string {
 	switch cmd {
 	case "INCRBY", "DECRBY", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "SETRANGE", "LINDEX", "LSET", "LREM", "SETEX", "PSETEX":
 		return check(msgInvalidInt, 1)
-	case "XADD", "XTRIM":
-		if msg := after(1, msgInvalidInt, "MAXLEN", "LIMIT"); msg != "" {
-			return msg
-		}
-		for i := 1; i+1 < len(args); i++ {
-			if strings.EqualFold(args[i], "MAXLEN") {
-				v := args[i+1]
-				if (v == "=" || v == "~") && i+2 < len(args) {
-					v = args[i+2]
-				}
-				if !isRedisInteger(v) && v != "=" && v != "~" {
-					return msgInvalidInt
-				}
-				if strings.HasPrefix(v, "-") {
-					return msgMaxlenNegative
-				}
-			}
-		}
 	case "XRANGE", "XREVRANGE":
 		return after(3, msgInvalidInt, "COUNT")
 	case "BITPOS":
@@ -200,10 +182,45 @@ func badInteger(cmd string, args []string) string {
 	case "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX":
 		return limit(3)
 	case "LPOS":
-		return after(2, msgInvalidInt, "RANK", "COUNT", "MAXLEN")
+		return badLposOption(args)
 	case "ZPOPMIN", "ZPOPMAX":
 		if len(args) == 2 && (!isRedisInteger(args[1]) || args[1][0] == '-') {
 			return msgInvalidRange
+		}
+	}
+	return ""
+}
+
+// badLposOption is the error Redis gives for the first of LPOS's options
+// (after key and element) whose value it refuses, or "". Redis reads them
+// in order: RANK as an integer, not 0; COUNT and MAXLEN as integers not
+// below 0, with their own texts for anything else ("COUNT can't be
+// negative" for "x" too). scriptgen: the engine's check read all three as
+// RANK, and answered "ERR value is not an integer or out of range" for a
+// COUNT or MAXLEN of "x", and for a RANK of "x" after a COUNT of -1.
+// An unknown option, or one without its value, is a syntax error
+// miniredis gives.
+func badLposOption(args []string) string {
+	for i := 2; i+1 < len(args); i += 2 {
+		v := args[i+1]
+		switch strings.ToUpper(args[i]) {
+		case "RANK":
+			if !isRedisInteger(v) {
+				return msgInvalidInt
+			}
+			if v == "0" {
+				return msgRankIsZero
+			}
+		case "COUNT":
+			if !isRedisInteger(v) || v[0] == '-' {
+				return msgCountIsNegative
+			}
+		case "MAXLEN":
+			if !isRedisInteger(v) || v[0] == '-' {
+				return msgMaxLengthIsNegative
+			}
+		default:
+			return ""
 		}
 	}
 	return ""
@@ -575,11 +592,12 @@ func isStreamID(s string, seqStar bool) bool {
 
 // streamGuard answers what miniredis gets wrong about streams, as Redis
 // does, and reports whether it did: XRANGE and XREVRANGE with a COUNT of
-// 0 or less, XLEN of another type (miniredis
-// writes WRONGTYPE and then a length, two replies for one command), an
-// XADD or XTRIM whose ID does not parse (Redis refuses it before looking
-// at the key), and an XADD of 0-0 to a missing key (miniredis creates the
-// stream before refusing the ID, and leaves it).
+// 0 or less, and XLEN of another type (miniredis writes WRONGTYPE and then
+// a length, two replies for one command). XADD's and XTRIM's options, IDs
+// included, are read as Redis reads them by their handlers
+// (streamTrimArgs), before the key is looked up: a check here, in front
+// of a handler that read them otherwise, took the "~" of MAXLEN ~ 1000,
+// or a field named maxlen or minid, for a bad threshold.
 func (m *Miniredis) streamGuard(c *server.Peer, cmd string, args []string) bool {
 	var msg string
 	switch {
@@ -613,34 +631,6 @@ func (m *Miniredis) streamGuard(c *server.Peer, cmd string, args []string) bool 
 		}
 		return false
 	case cmd == "XLEN" && len(args) == 1:
-	case cmd == "XADD" || cmd == "XTRIM":
-		for i := 1; i+1 < len(args); i++ {
-			if strings.EqualFold(args[i], "MINID") {
-				v := args[i+1]
-				if (v == "=" || v == "~") && i+2 < len(args) {
-					v = args[i+2]
-				}
-				if !isStreamID(v, false) {
-					msg = msgInvalidStreamID
-				}
-			}
-		}
-		if cmd == "XADD" && msg == "" {
-			id := xaddID(args)
-			switch {
-			case id == "":
-				return false
-			case id != "*" && !isStreamID(id, true):
-				msg = msgInvalidStreamID
-			case id == "0-0" || id == "0":
-				msg = msgStreamIDZero
-			default:
-				return false
-			}
-		}
-		if msg == "" {
-			return false
-		}
 	default:
 		return false
 	}
@@ -656,30 +646,6 @@ func (m *Miniredis) streamGuard(c *server.Peer, cmd string, args []string) bool 
 	}
 	c.WriteError(msg)
 	return true
-}
-
-// xaddID is the ID argument of XADD key [NOMKSTREAM] [MAXLEN|MINID [=|~]
-// threshold [LIMIT count]] id field value …, or "" when the options do not
-// parse (miniredis's error then).
-func xaddID(args []string) string {
-	i := 1
-	for i < len(args) {
-		switch strings.ToUpper(args[i]) {
-		case "NOMKSTREAM":
-			i++
-		case "MAXLEN", "MINID":
-			i++
-			if i < len(args) && (args[i] == "=" || args[i] == "~") {
-				i++
-			}
-			i++
-		case "LIMIT":
-			i += 2
-		default:
-			return args[i]
-		}
-	}
-	return ""
 }
 
 // moveInPlace serves LMOVE, RPOPLPUSH and their blocking forms from a list
