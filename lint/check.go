@@ -215,7 +215,7 @@ func (a *analyzer) report(node any, line int, rule, format string, args ...any) 
 	}
 	col := 0
 	if node != nil {
-		col = a.cur.positions().col(node)
+		col = column(node)
 	}
 	a.emit(a.cur, line, max(col, 1), rule, fmt.Sprintf(format, args...))
 }
@@ -930,7 +930,7 @@ func (a *analyzer) unused() {
 			what = "local function " + v.name + " is never called"
 		}
 		a.cur = v.chunk
-		a.emit(v.chunk, v.line, max(v.chunk.positions().at[v.ref], 1), RuleUnused, what)
+		a.emit(v.chunk, v.line, max(column(v.ref), 1), RuleUnused, what)
 	}
 	if a.u.library {
 		return

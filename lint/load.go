@@ -69,8 +69,6 @@ type chunk struct {
 	path    string
 	src     string
 	stmts   []ast.Stmt
-	pos     *positions
-	posOnce sync.Once
 	lib     bool // an include: its top-level functions are a library, not unused locals
 	ignores map[int][]string
 	incs    []include
@@ -142,13 +140,6 @@ func newChunk(path string, src string, lib bool) *chunk {
 	}
 	c.stmts = stmts
 	return c
-}
-
-// positions lexes the chunk again for columns, the first time a finding
-// needs one: most files have none, and lexing is a third of a clean run.
-func (c *chunk) positions() *positions {
-	c.posOnce.Do(func() { c.pos = newPositions(c.src, c.stmts) })
-	return c.pos
 }
 
 // linter holds one run's files, each read and parsed once.
