@@ -15,6 +15,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/scriptgen/scriptgen/gen/bundle"
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
@@ -46,7 +47,7 @@ func Go(scripts []*script.Script, pkg string) (map[string][]byte, error) {
 	if !validPackage(pkg) {
 		return nil, fmt.Errorf("gen: %q is not a valid Go package name", pkg)
 	}
-	libs, err := Libraries(scripts)
+	libs, err := bundle.Libraries(scripts)
 	if err != nil {
 		return nil, err
 	}
@@ -128,7 +129,7 @@ func runtimeNames() (map[string]bool, error) {
 
 // checkNames refuses scripts whose Go names collide with each other or with
 // the runtime, naming both sides.
-func checkNames(l *Library) error {
+func checkNames(l *bundle.Library) error {
 	taken, err := runtimeNames()
 	if err != nil {
 		return err
@@ -197,7 +198,7 @@ func render(f *jen.File) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-func renderLibrary(l *Library, pkg string) ([]byte, error) {
+func renderLibrary(l *bundle.Library, pkg string) ([]byte, error) {
 	lib, err := l.LibrarySource()
 	if err != nil {
 		return nil, err
@@ -301,14 +302,14 @@ func decode(sc *jen.Statement, field string, t script.Type, v jen.Code) *jen.Sta
 }
 
 type scriptGen struct {
-	l   *Library
+	l   *bundle.Library
 	s   *script.Script
 	e   string // exported name
 	sc  *jen.Statement
 	src string
 }
 
-func renderScript(l *Library, s *script.Script, pkg string) ([]byte, error) {
+func renderScript(l *bundle.Library, s *script.Script, pkg string) ([]byte, error) {
 	src, err := l.EvalSource(s)
 	if err != nil {
 		return nil, err
@@ -335,7 +336,7 @@ func (g *scriptGen) descriptor(f *jen.File) {
 	f.Var().Add(g.sc.Clone()).Op("=").Op("&").Id("script").Values(jen.Dict{
 		jen.Id("name"): jen.Lit(s.Name),
 		jen.Id("src"):  stringLit(g.src),
-		jen.Id("sha"):  jen.Lit(SHA1(g.src)),
+		jen.Id("sha"):  jen.Lit(bundle.SHA1(g.src)),
 		jen.Id("fn"):   jen.Lit(g.l.FunctionName(s)),
 		jen.Id("ro"):   jen.Lit(s.Has(script.NoWrites)),
 	})

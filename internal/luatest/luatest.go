@@ -15,7 +15,7 @@ import (
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 
-	"github.com/scriptgen/scriptgen/gen"
+	"github.com/scriptgen/scriptgen/gen/bundle"
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
@@ -531,14 +531,14 @@ func isIdent(s string) bool {
 	return s != ""
 }
 
-// bundledSource is gen's EVAL text for s, one of scripts.
+// bundledSource is the bundle's EVAL text for s, one of scripts.
 func bundledSource(scripts map[string]*script.Script, s *script.Script) (string, error) {
 	all := make([]*script.Script, 0, len(scripts))
 	for _, x := range scripts {
 		all = append(all, x)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Path < all[j].Path })
-	libs, err := gen.Libraries(all)
+	libs, err := bundle.Libraries(all)
 	if err != nil {
 		return "", err
 	}

@@ -1,4 +1,4 @@
-package gen
+package bundle
 
 import (
 	"crypto/sha1"
@@ -173,7 +173,7 @@ func libName(dir string) string {
 	return b.String()
 }
 
-// Bundle renders, for each directory of scripts, one EVAL-ready file per
+// Render renders, for each directory of scripts, one EVAL-ready file per
 // script and one Redis Functions library:
 //
 //	<lib>/<script>.lua         what EVAL/EVALSHA runs; its SHA-1 is the one the wrappers use
@@ -181,7 +181,7 @@ func libName(dir string) string {
 //
 // <lib> is the directory's base name (a Redis library name: lower case,
 // digits, _). Keys are slash paths relative to the output directory.
-func Bundle(scripts []*script.Script) (map[string][]byte, error) {
+func Render(scripts []*script.Script) (map[string][]byte, error) {
 	libs, err := Libraries(scripts)
 	if err != nil {
 		return nil, err
