@@ -268,7 +268,7 @@ func rawBody(s *script.Script) string {
 // its own, sorted).
 func (l *Library) body(s *script.Script) string {
 	body := s.Body
-	if s.Shebang != "" {
+	if s.Shebang != nil {
 		body = strings.TrimPrefix(body, "\n")
 		body = strings.TrimPrefix(body, "\r\n")
 	}

@@ -120,6 +120,12 @@ func collect(errs *ErrorList, err error) bool {
 // Chunk parses the body with gopher-lua's parser, the one the runner and the
 // linter use, turning its error into a positioned *Error.
 func (s *Script) Chunk() ([]ast.Stmt, error) {
+	if s.Lua != nil {
+		if s.Lua.Syntax != nil {
+			return nil, s.Lua.Syntax
+		}
+		return s.Lua.AST, nil
+	}
 	body := s.Body
 	if body == "" && len(s.Source) > 0 {
 		body = string(s.Source)

@@ -22,16 +22,22 @@ type Script struct {
 	// Body is Source with a leading `#!` line blanked, so that gopher-lua can
 	// parse it and every line keeps its number.
 	Body string
-	// Shebang is the `#!lua …` line of the source, if it had one.
-	Shebang string
+	// Shebang is the `#!lua …` line of the source, nil without one.
+	Shebang *Shebang
 	// HeaderEnd is the number of lines the header block spans (0 without one).
 	HeaderEnd int
+	// Lua is Body as the stages read it: its AST, includes and lint
+	// comments. Set by Parse.
+	Lua *Lua
 }
 
-// Directive is the value of a `--! lint:` line, e.g. "warning key-derived".
+// Directive is the value of a `--! lint:` line, e.g. "warning key-derived":
+// an action and the rules it applies to. Package lint judges the words.
 type Directive struct {
-	Text string
-	Pos  Pos
+	Text   string
+	Pos    Pos
+	Action Word   // the first word, at Pos
+	Rules  []Word // the rest, split at commas and blanks
 }
 
 // Pos is a 1-based position in a source file.
@@ -229,14 +235,14 @@ func (s *Script) EvalSource() string {
 	if body == "" {
 		body = string(s.Source)
 	}
-	if len(flags) == 0 && s.Shebang == "" {
+	if len(flags) == 0 && s.Shebang == nil {
 		return body
 	}
 	line := "#!lua"
 	if len(flags) > 0 {
 		line += " flags=" + strings.Join(flags, ",")
 	}
-	if s.Shebang != "" {
+	if s.Shebang != nil {
 		// Body starts with the blanked shebang line: put ours there.
 		return line + body
 	}
