@@ -83,7 +83,7 @@ func (c *chunk) ignored(line int, rule string) bool { return c.lua.Ignored(line,
 // linter holds one run's files, each read and parsed once.
 type linter struct {
 	opt    Options
-	read   func(string) ([]byte, error)
+	ld     *script.Loader
 	mu     sync.Mutex
 	chunks map[string]*chunk
 	out    []Finding
@@ -111,20 +111,24 @@ func Paths(opt Options, paths ...string) (*Result, error) {
 		}
 		srcs[f] = b
 	}
-	l := &linter{opt: opt, chunks: map[string]*chunk{}, read: func(p string) ([]byte, error) {
+	return newLinter(opt, srcs).run(files), nil
+}
+
+// newLinter reads srcs from memory and every other file from disk.
+func newLinter(opt Options, srcs map[string][]byte) *linter {
+	ld := script.NewLoader(func(p string) ([]byte, error) {
 		if b, ok := srcs[p]; ok {
 			return b, nil
 		}
 		return os.ReadFile(p)
-	}}
-	return l.run(files, srcs), nil
+	})
+	return &linter{opt: opt, ld: ld, chunks: map[string]*chunk{}}
 }
 
 // Source lints one script held in memory; includes are read from disk
 // relative to path.
 func Source(opt Options, path string, src []byte) []Finding {
-	l := &linter{opt: opt, chunks: map[string]*chunk{}, read: os.ReadFile}
-	return l.run([]string{path}, map[string][]byte{path: src}).Findings
+	return newLinter(opt, map[string][]byte{path: src}).run([]string{path}).Findings
 }
 
 type parsed struct {
@@ -133,12 +137,15 @@ type parsed struct {
 	errs script.ErrorList
 }
 
-func (l *linter) run(files []string, srcs map[string][]byte) *Result {
+func (l *linter) run(files []string) *Result {
 	// Headers, and which files are includes of others.
 	ps := make([]parsed, len(files))
 	cs := make([]*chunk, len(files))
 	parallel(len(files), func(i int) {
-		s, err := script.Parse(files[i], srcs[files[i]])
+		s, err, rerr := l.ld.Parse(files[i])
+		if rerr != nil { // the caller read every file already
+			s, err = &script.Script{Path: files[i], Lua: script.ReadLua(files[i], "")}, rerr
+		}
 		var errs script.ErrorList
 		if err != nil && !errors.As(err, &errs) {
 			errs = script.ErrorList{{Path: files[i], Msg: err.Error()}}
@@ -146,13 +153,12 @@ func (l *linter) run(files []string, srcs map[string][]byte) *Result {
 		ps[i] = parsed{files[i], s, errs}
 		cs[i] = newChunk(s.Lua, false)
 	})
-	included := map[string]bool{}
+	scripts := make([]*script.Script, len(ps))
 	for i, c := range cs {
 		l.chunks[files[i]] = c
-		for _, inc := range c.incs {
-			included[filepath.Clean(inc.File)] = true
-		}
+		scripts[i] = ps[i].s
 	}
+	included := l.ld.Helpers(scripts)
 	// Duplicate script names in one directory would collide in gen/bundle.
 	byName := map[string]string{}
 	var units []*unit
@@ -188,20 +194,11 @@ func (l *linter) run(files []string, srcs map[string][]byte) *Result {
 	return res
 }
 
-func (l *linter) chunk(path, src string, lib bool) *chunk {
-	if c, ok := l.chunks[path]; ok {
-		return c
-	}
-	c := newChunk(script.ReadLua(path, src), lib)
-	l.chunks[path] = c
-	return c
-}
-
 // unit gathers a script's includes, depth first so that a helper's own
 // includes come before it, each file once; findings about includes point
 // at the directive.
 func (l *linter) unit(p parsed) (*unit, bool) {
-	main := l.chunk(p.path, p.s.Body, false)
+	main := l.chunks[p.path]
 	u := &unit{s: p.s, library: p.s.Shebang != nil && p.s.Shebang.Has("name"), sev: l.severities(p), splices: map[*chunk][]splice{}}
 	seen := map[string]bool{p.path: true}
 	ok := true
@@ -213,7 +210,7 @@ func (l *linter) unit(p parsed) (*unit, bool) {
 				continue
 			}
 			seen[path] = true
-			src, err := l.read(path)
+			lua, err := l.ld.Lua(path)
 			if err != nil {
 				msg := err.Error()
 				if errors.Is(err, fs.ErrNotExist) {
@@ -225,7 +222,8 @@ func (l *linter) unit(p parsed) (*unit, bool) {
 			}
 			ic, cached := l.chunks[path]
 			if !cached {
-				ic = l.chunk(path, string(src), true)
+				ic = newChunk(lua, true)
+				l.chunks[path] = ic
 			}
 			ic.lib = true
 			visit(ic)

@@ -3,7 +3,6 @@ package bundle
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -24,9 +23,10 @@ import (
 // text is pasted into each function's body, since it may refer to that
 // body's locals; `--! include:` helpers, which may not, are shared once.
 
-// includer reads and caches the files that @include lines name.
+// includer pastes the files that @include lines name, read through the
+// run's Loader.
 type includer struct {
-	files map[string]string // cleaned OS path → text
+	ld *script.Loader
 }
 
 // atIncludes lists the @include lines of src, read from file.
@@ -43,16 +43,13 @@ func atIncludes(file, src string) []script.Include {
 // read returns the text of an included file, checked to be Lua a helper
 // can be: no #! line, and gopher-lua parses it.
 func (in *includer) read(file string, at script.Include) (string, error) {
-	if text, ok := in.files[at.File]; ok {
-		return text, nil
-	}
 	errAt := func(msg string) error {
 		return &script.Error{Path: file, Pos: script.Pos{Line: at.Line, Col: at.Col}, Msg: "@include \"" + at.Text + "\": " + msg}
 	}
 	if filepath.IsAbs(at.Text) {
 		return "", errAt("must be a path relative to this file, not an absolute one")
 	}
-	src, err := os.ReadFile(at.File)
+	h, err := in.ld.Lua(at.File)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return "", errAt("no such file (" + filepath.ToSlash(at.File) + ")")
@@ -63,16 +60,13 @@ func (in *includer) read(file string, at script.Include) (string, error) {
 		}
 		return "", errAt(err.Error())
 	}
-	text := string(src)
-	if strings.HasPrefix(text, "#!") {
+	if strings.HasPrefix(h.Text, "#!") {
 		return "", errAt("a helper cannot carry a #! line")
 	}
-	if _, err := script.ParseLua(at.File, text); err != nil {
-		return "", err
+	if h.Syntax != nil {
+		return "", h.Syntax
 	}
-	text = withNewline(text)
-	in.files[at.File] = text
-	return text, nil
+	return withNewline(h.Text), nil
 }
 
 // expand pastes the files src's @include lines name, recursively; file is

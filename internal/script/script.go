@@ -29,6 +29,8 @@ type Script struct {
 	// Lua is Body as the stages read it: its AST, includes and lint
 	// comments. Set by Parse.
 	Lua *Lua
+
+	ld *Loader // the Loader that read the script, for its helpers
 }
 
 // Directive is the value of a `--! lint:` line, e.g. "warning key-derived":
@@ -231,10 +233,7 @@ func (l ErrorList) Err() error {
 // them by one, the same on every server.
 func (s *Script) EvalSource() string {
 	flags := s.RedisFlags()
-	body := s.Body
-	if body == "" {
-		body = string(s.Source)
-	}
+	body := s.body()
 	if len(flags) == 0 && s.Shebang == nil {
 		return body
 	}

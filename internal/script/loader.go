@@ -1,0 +1,103 @@
+package script
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+// Loader reads the files of one run, each once: the helpers that include
+// lines name are read and parsed the first time a stage asks for them and
+// kept, so that lint, the bundler and gen see one reading of each.
+type Loader struct {
+	read  func(string) ([]byte, error)
+	mu    sync.Mutex
+	files map[string]loaded // cleaned path →
+}
+
+type loaded struct {
+	lua *Lua
+	err error
+}
+
+// NewLoader returns a Loader reading with read, os.ReadFile when nil.
+func NewLoader(read func(string) ([]byte, error)) *Loader {
+	if read == nil {
+		read = os.ReadFile
+	}
+	return &Loader{read: read, files: map[string]loaded{}}
+}
+
+// LoaderOf is the Loader that parsed scripts, so that a later stage reads
+// their helpers from the same cache; a new one for scripts made otherwise.
+func LoaderOf(scripts []*Script) *Loader {
+	for _, s := range scripts {
+		if s.ld != nil {
+			return s.ld
+		}
+	}
+	return NewLoader(nil)
+}
+
+// Parse reads and parses the script at path, as the package's Parse does,
+// and gives it this Loader for its helpers. err is the read error; header
+// errors come back in errs.
+func (ld *Loader) Parse(path string) (s *Script, errs error, err error) {
+	src, err := ld.read(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	s, errs = Parse(path, src)
+	s.ld = ld
+	return s, errs, nil
+}
+
+// Lua returns the file at path, read and parsed the first time. err is the
+// read error; a syntax error is in the Lua.
+func (ld *Loader) Lua(path string) (*Lua, error) {
+	path = filepath.Clean(path)
+	ld.mu.Lock()
+	f, ok := ld.files[path]
+	ld.mu.Unlock()
+	if ok {
+		return f.lua, f.err
+	}
+	src, err := ld.read(path)
+	if err == nil {
+		f.lua = ReadLua(path, string(src))
+	}
+	f.err = err
+	ld.mu.Lock()
+	ld.files[path] = f
+	ld.mu.Unlock()
+	return f.lua, f.err
+}
+
+// Helpers are the files scripts include, directly or through other
+// helpers, by either form of include line: they are pasted into their
+// includers and are no entry points of their own. Files that cannot be
+// read are left out; the stages report them at the line that names them.
+func (ld *Loader) Helpers(scripts []*Script) map[string]bool {
+	helpers := map[string]bool{}
+	var visit func(l *Lua)
+	visit = func(l *Lua) {
+		for _, inc := range l.Includes {
+			p := filepath.Clean(inc.File)
+			if helpers[p] {
+				continue
+			}
+			helpers[p] = true
+			if h, err := ld.Lua(p); err == nil {
+				visit(h)
+			}
+		}
+	}
+	for _, s := range scripts {
+		l := s.Lua
+		if l == nil {
+			l = ReadLua(s.Path, s.body())
+		}
+		visit(l)
+	}
+	return helpers
+}
