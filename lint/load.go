@@ -200,48 +200,41 @@ func (l *linter) run(files []string) *Result {
 func (l *linter) unit(p parsed) (*unit, bool) {
 	main := l.chunks[p.path]
 	u := &unit{s: p.s, library: p.s.Shebang != nil && p.s.Shebang.Has("name"), sev: l.severities(p), splices: map[*chunk][]splice{}}
-	seen := map[string]bool{p.path: true}
 	ok := true
-	var visit func(c *chunk)
-	visit = func(c *chunk) {
-		for _, inc := range c.incs {
-			path := filepath.Clean(inc.File)
-			if seen[path] {
-				continue
-			}
-			seen[path] = true
-			lua, err := l.ld.Lua(path)
-			if err != nil {
-				msg := err.Error()
-				if errors.Is(err, fs.ErrNotExist) {
-					msg = "no such file"
-				}
-				l.add(Finding{Path: c.path, Line: inc.Line, Col: inc.Col, Rule: RuleInclude, Severity: u.sev[RuleInclude], Msg: fmt.Sprintf("include %s: %s", inc.Text, msg)})
-				ok = false
-				continue
-			}
-			ic, cached := l.chunks[path]
-			if !cached {
-				ic = newChunk(lua, true)
-				l.chunks[path] = ic
-			}
-			ic.lib = true
-			visit(ic)
-			if ic.err != nil {
-				if !cached || !l.reported(ic) {
-					l.add(syntaxFinding(ic.err))
-				}
-				ok = false
-				continue
-			}
-			if inc.At {
-				u.splices[c] = append(u.splices[c], splice{line: inc.Line, c: ic})
-				continue
-			}
-			u.chunks = append(u.chunks, ic)
+	chunkOf := func(lua *script.Lua) *chunk {
+		c, cached := l.chunks[lua.Path]
+		if !cached {
+			c = newChunk(lua, true)
+			l.chunks[lua.Path] = c
 		}
+		return c
 	}
-	visit(main)
+	l.ld.Walk(main.lua, map[string]bool{p.path: true}, func(from *script.Lua, inc script.Include, to *script.Lua, err error) {
+		c := chunkOf(from)
+		if err != nil {
+			msg := err.Error()
+			if errors.Is(err, fs.ErrNotExist) {
+				msg = "no such file"
+			}
+			l.add(Finding{Path: c.path, Line: inc.Line, Col: inc.Col, Rule: RuleInclude, Severity: u.sev[RuleInclude], Msg: fmt.Sprintf("include %s: %s", inc.Text, msg)})
+			ok = false
+			return
+		}
+		ic := chunkOf(to)
+		ic.lib = true
+		if ic.err != nil {
+			if !l.reported(ic) {
+				l.add(syntaxFinding(ic.err))
+			}
+			ok = false
+			return
+		}
+		if inc.At {
+			u.splices[c] = append(u.splices[c], splice{line: inc.Line, c: ic})
+			return
+		}
+		u.chunks = append(u.chunks, ic)
+	})
 	if main.err != nil {
 		l.add(syntaxFinding(main.err))
 		return nil, false

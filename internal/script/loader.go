@@ -79,25 +79,34 @@ func (ld *Loader) Lua(path string) (*Lua, error) {
 // read are left out; the stages report them at the line that names them.
 func (ld *Loader) Helpers(scripts []*Script) map[string]bool {
 	helpers := map[string]bool{}
-	var visit func(l *Lua)
-	visit = func(l *Lua) {
-		for _, inc := range l.Includes {
-			p := filepath.Clean(inc.File)
-			if helpers[p] {
-				continue
-			}
-			helpers[p] = true
-			if h, err := ld.Lua(p); err == nil {
-				visit(h)
-			}
-		}
-	}
 	for _, s := range scripts {
 		l := s.Lua
 		if l == nil {
 			l = ReadLua(s.Path, s.body())
 		}
-		visit(l)
+		ld.Walk(l, helpers, nil)
 	}
 	return helpers
+}
+
+// Walk follows l's include lines depth first, each file once: seen holds
+// the cleaned paths already followed, and gets the new ones. visit, when
+// not nil, gets each line followed, from the file that holds it, with the
+// file it names (nil, with the read error, when that cannot be read) once
+// that file's own includes have been walked.
+func (ld *Loader) Walk(l *Lua, seen map[string]bool, visit func(from *Lua, inc Include, to *Lua, err error)) {
+	for _, inc := range l.Includes {
+		p := filepath.Clean(inc.File)
+		if seen[p] {
+			continue
+		}
+		seen[p] = true
+		to, err := ld.Lua(p)
+		if err == nil {
+			ld.Walk(to, seen, visit)
+		}
+		if visit != nil {
+			visit(l, inc, to, err)
+		}
+	}
 }
