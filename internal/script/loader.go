@@ -6,18 +6,22 @@ import (
 	"sync"
 )
 
-// Loader reads the files of one run, each once: the helpers that include
-// lines name are read and parsed the first time a stage asks for them and
-// kept, so that lint, the bundler and gen see one reading of each.
+// Loader reads the files of one run, each once: scripts, and the helpers
+// that include lines name, are read and parsed the first time a stage asks
+// for them and kept, so that lint, the bundler, gen and the test runner see
+// one reading of each.
 type Loader struct {
-	read  func(string) ([]byte, error)
-	mu    sync.Mutex
-	files map[string]loaded // cleaned path →
+	read    func(string) ([]byte, error)
+	mu      sync.Mutex
+	files   map[string]loaded // cleaned path → the file as a helper
+	scripts map[string]loaded // path as given → the file as a script
 }
 
 type loaded struct {
-	lua *Lua
-	err error
+	lua  *Lua
+	s    *Script
+	errs error // the script's header errors
+	err  error // the read error
 }
 
 // NewLoader returns a Loader reading with read, os.ReadFile when nil.
@@ -25,7 +29,7 @@ func NewLoader(read func(string) ([]byte, error)) *Loader {
 	if read == nil {
 		read = os.ReadFile
 	}
-	return &Loader{read: read, files: map[string]loaded{}}
+	return &Loader{read: read, files: map[string]loaded{}, scripts: map[string]loaded{}}
 }
 
 // LoaderOf is the Loader that parsed scripts, so that a later stage reads
@@ -39,17 +43,25 @@ func LoaderOf(scripts []*Script) *Loader {
 	return NewLoader(nil)
 }
 
-// Parse reads and parses the script at path, as the package's Parse does,
-// and gives it this Loader for its helpers. err is the read error; header
-// errors come back in errs.
+// Parse reads and parses the script at path the first time, as the
+// package's Parse does, and gives it this Loader for its helpers; later
+// calls return the same Script. err is the read error; header errors come
+// back in errs.
 func (ld *Loader) Parse(path string) (s *Script, errs error, err error) {
-	src, err := ld.read(path)
-	if err != nil {
-		return nil, nil, err
+	ld.mu.Lock()
+	f, ok := ld.scripts[path]
+	ld.mu.Unlock()
+	if !ok {
+		var src []byte
+		if src, f.err = ld.read(path); f.err == nil {
+			f.s, f.errs = Parse(path, src)
+			f.s.ld = ld
+		}
+		ld.mu.Lock()
+		ld.scripts[path] = f
+		ld.mu.Unlock()
 	}
-	s, errs = Parse(path, src)
-	s.ld = ld
-	return s, errs, nil
+	return f.s, f.errs, f.err
 }
 
 // Lua returns the file at path, read and parsed the first time. err is the

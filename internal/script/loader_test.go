@@ -32,6 +32,9 @@ func TestLoader(t *testing.T) {
 		}
 		scripts = append(scripts, s)
 	}
+	if again, _, _ := ld.Parse("d/main.lua"); again != scripts[0] {
+		t.Error("Parse: a second call parsed the script again")
+	}
 	if LoaderOf(scripts) != ld {
 		t.Error("LoaderOf: not the Loader that parsed the scripts")
 	}
