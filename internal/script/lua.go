@@ -39,9 +39,8 @@ type Include struct {
 }
 
 var (
-	headerInclude = regexp.MustCompile(`^(\s*--!\s*include:\s*)(\S+)`)
-	atInclude     = regexp.MustCompile(`^(\s*---?\s*@include\s+)"([^"]+)"`)
-	lineIgnore    = regexp.MustCompile(`--\s*lint:\s*ignore\s+([A-Za-z0-9_, -]+)`)
+	atInclude  = regexp.MustCompile(`^(\s*---?\s*@include\s+)"([^"]+)"`)
+	lineIgnore = regexp.MustCompile(`--\s*lint:\s*ignore\s+([A-Za-z0-9_, -]+)`)
 )
 
 // ReadLua parses text, the Lua of the file at path, and reads its include
@@ -82,9 +81,12 @@ func Includes(path, text string) []Include {
 	var out []Include
 	dir := filepath.Dir(path)
 	for i, line := range strings.Split(text, "\n") {
-		if m := headerInclude.FindStringSubmatchIndex(line); m != nil {
-			p := line[m[4]:m[5]]
-			out = append(out, Include{Text: p, File: filepath.Join(dir, filepath.FromSlash(p)), Line: i + 1, Col: m[4] + 1})
+		if trimmed := strings.TrimLeft(line, " \t"); strings.HasPrefix(trimmed, "--!") {
+			// Read as the header parser reads the line, for helpers too.
+			key, p, _, col, ok := splitField(len(line)-len(trimmed), strings.TrimRight(trimmed, "\r"))
+			if ok && key == "include" && p != "" {
+				out = append(out, Include{Text: p, File: filepath.Join(dir, filepath.FromSlash(p)), Line: i + 1, Col: col})
+			}
 		} else if m := atInclude.FindStringSubmatchIndex(line); m != nil {
 			p := line[m[4]:m[5]]
 			rel := p

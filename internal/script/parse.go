@@ -137,22 +137,32 @@ func (p *parser) shebang(line string) {
 	}
 }
 
-// headerLine parses one `--! key: value` line; indent is the byte offset of
-// "--!" in the line.
-func (p *parser) headerLine(n, indent int, text string) {
+// splitField splits a `--! key: value` line, text, which starts with "--!"
+// at byte offset indent of its line, into the key and the value (trimmed)
+// and their columns; ok is false when text has no `key:`.
+func splitField(indent int, text string) (key, value string, keyCol, valCol int, ok bool) {
 	rest := text[3:]
 	lead := len(rest) - len(strings.TrimLeft(rest, " \t"))
 	rest = rest[lead:]
-	keyCol := indent + 3 + lead + 1
-	key, value, ok := strings.Cut(rest, ":")
+	keyCol = indent + 3 + lead + 1
+	key, value, ok = strings.Cut(rest, ":")
 	if !ok || strings.ContainsAny(key, " \t") {
+		return "", "", keyCol, 0, false
+	}
+	valCol = keyCol + len(key) + 1
+	trimmedVal := strings.TrimLeft(value, " \t")
+	valCol += len(value) - len(trimmedVal)
+	return key, strings.TrimRight(trimmedVal, " \t"), keyCol, valCol, true
+}
+
+// headerLine parses one `--! key: value` line; indent is the byte offset of
+// "--!" in the line.
+func (p *parser) headerLine(n, indent int, text string) {
+	key, value, keyCol, valCol, ok := splitField(indent, text)
+	if !ok {
 		p.errorf(n, keyCol, "expected `--! key: value`; valid keys: %s", strings.Join(HeaderKeys, ", "))
 		return
 	}
-	valCol := keyCol + len(key) + 1
-	trimmedVal := strings.TrimLeft(value, " \t")
-	valCol += len(value) - len(trimmedVal)
-	value = strings.TrimRight(trimmedVal, " \t")
 
 	switch key {
 	case "name", "returns":
