@@ -8,7 +8,9 @@ import (
 // scriptgen: every node gets a column (SetColumn) beside its line, from the
 // same token; a function's is its `function` keyword's, and an expression in
 // parentheses keeps its own (its first token's) where its line moves to the
-// parenthesis. namelist carries the column of each name.
+// parenthesis. namelist carries the column of each name; the parser holds
+// it by pointer, so that its value stack, copied at every step, stays as
+// small as upstream's.
 type namelist struct {
   names []string
   cols  []int
@@ -56,7 +58,7 @@ type namelist struct {
   field     *ast.Field
   fieldsep  string
 
-  namelist namelist
+  namelist *namelist
   parlist  *ast.ParList
 }
 
@@ -305,10 +307,11 @@ var:
 
 namelist:
         TIdent {
-            $$ = namelist{[]string{$1.Str}, []int{$1.Pos.Column}}
+            $$ = &namelist{[]string{$1.Str}, []int{$1.Pos.Column}}
         } | 
         namelist ','  TIdent {
-            $$ = namelist{append($1.names, $3.Str), append($1.cols, $3.Pos.Column)}
+            $1.names, $1.cols = append($1.names, $3.Str), append($1.cols, $3.Pos.Column)
+            $$ = $1
         }
 
 exprlist:
