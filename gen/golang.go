@@ -10,6 +10,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/scriptgen/scriptgen/gen/bundle"
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
@@ -41,7 +42,7 @@ func Go(scripts []*script.Script, pkg string) (map[string][]byte, error) {
 	if !validPackage(pkg) {
 		return nil, fmt.Errorf("gen: %q is not a valid Go package name", pkg)
 	}
-	libs, err := Libraries(scripts)
+	libs, err := bundle.Libraries(scripts)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +78,7 @@ func Go(scripts []*script.Script, pkg string) (map[string][]byte, error) {
 
 // checkNames refuses scripts whose Go names collide with each other or with
 // the runtime, naming both sides.
-func checkNames(l *Library, scriptsGo []byte) error {
+func checkNames(l *bundle.Library, scriptsGo []byte) error {
 	taken, err := runtimeNames(scriptsGo)
 	if err != nil {
 		return err
@@ -147,7 +148,7 @@ func render(f *jen.File) ([]byte, error) {
 	return groupImports(buf.Bytes())
 }
 
-func renderLibrary(l *Library, pkg string) ([]byte, error) {
+func renderLibrary(l *bundle.Library, pkg string) ([]byte, error) {
 	lib, err := l.LibrarySource()
 	if err != nil {
 		return nil, err
@@ -246,14 +247,14 @@ func decode(sc *jen.Statement, field string, t script.Type, v jen.Code) *jen.Sta
 }
 
 type scriptGen struct {
-	l   *Library
+	l   *bundle.Library
 	s   *script.Script
 	e   string // exported name
 	sc  *jen.Statement
 	src string
 }
 
-func renderScript(l *Library, s *script.Script, pkg string) ([]byte, error) {
+func renderScript(l *bundle.Library, s *script.Script, pkg string) ([]byte, error) {
 	src, err := l.EvalSource(s)
 	if err != nil {
 		return nil, err
@@ -279,7 +280,7 @@ func (g *scriptGen) descriptor(f *jen.File) {
 	f.Commentf("%sScript is %s as bundled for EVAL (%s.lua in the bundle).", unexported(s.Name), s.Name, s.Name)
 	fields := []jen.Code{
 		field("Name", jen.Lit(s.Name)),
-		field("SHA", jen.Lit(SHA1(g.src))),
+		field("SHA", jen.Lit(bundle.SHA1(g.src))),
 		field("Fn", jen.Lit(g.l.FunctionName(s))),
 	}
 	if s.Has(script.NoWrites) {

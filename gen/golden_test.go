@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/scriptgen/scriptgen/gen/bundle"
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
@@ -151,11 +152,11 @@ func renderCaseReversed(t *testing.T, dir, name string) (map[string][]byte, stri
 
 func render2(scripts []*script.Script, name string) (map[string][]byte, string) {
 	out := map[string][]byte{}
-	bundle, err := Bundle(scripts)
+	files, err := bundle.Render(scripts)
 	if err != nil {
 		return nil, err.Error() + "\n"
 	}
-	for p, b := range bundle {
+	for p, b := range files {
 		out["bundle/"+p] = b
 	}
 	goFiles, err := Go(scripts, name)

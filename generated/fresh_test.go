@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/scriptgen/scriptgen/gen"
+	"github.com/scriptgen/scriptgen/gen/bundle"
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
@@ -17,7 +18,7 @@ var update = flag.Bool("update", false, "rewrite the generated files from ../lua
 
 const luaRoot = "../lua"
 
-// TestFresh renders ../lua with gen.Bundle and gen.Go, as `make` does
+// TestFresh renders ../lua with bundle.Render and gen.Go, as `make` does
 // through the CLI, and compares whole directories: a stale file, a missing
 // one and a left-over one of a removed script all fail.
 func TestFresh(t *testing.T) {
@@ -28,11 +29,11 @@ func TestFresh(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatalf("scripts in %s do not load:\n%v", luaRoot, errs)
 	}
-	bundle, err := gen.Bundle(all)
+	files, err := bundle.Render(all)
 	if err != nil {
 		t.Fatal(err)
 	}
-	check(t, "bundle", bundle, func(string) bool { return true })
+	check(t, "bundle", files, func(string) bool { return true })
 
 	byDir := map[string][]*script.Script{}
 	for _, s := range all {

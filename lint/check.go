@@ -105,11 +105,7 @@ func (a *checker) fact(f luaflow.Fact) {
 	c := a.files[f.Chunk]
 	col := 0
 	if f.Node != nil {
-		node := f.Node
-		if r, ok := node.(luaflow.NameRef); ok {
-			node = nameRef{r.Node, r.I}
-		}
-		col = c.positions().col(node)
+		col = column(f.Node)
 	}
 	a.emit(c, f.Line, max(col, 1), rule, msg)
 }
@@ -204,7 +200,7 @@ func (a *checker) unused(k luaflow.Keys) {
 			what = "local function " + v.Name + " is never called"
 		}
 		c := a.files[v.Chunk]
-		a.emit(c, v.Line, max(c.positions().at[nameRef{v.Ref.Node, v.Ref.I}], 1), RuleUnused, what)
+		a.emit(c, v.Line, max(column(v.Ref), 1), RuleUnused, what)
 	}
 	if a.u.library {
 		return

@@ -33,12 +33,15 @@
 // `--! include: path` (our header) and `--- @include "path"` (BullMQ's
 // comment form, .lua implied) pull shared Lua in, resolved recursively
 // from the including file's directory, each file once per script, its
-// functions visible to the script. Findings point at the file and line
+// functions visible to the script. Package script reads the lines, the
+// files they name and which files are helpers (script.Loader), for lint
+// and the bundler alike. Findings point at the file and line
 // where the code is; a file another script includes is not linted on its
 // own, since its helpers are meant to be called from elsewhere.
 //
 // # Positions
 //
-// gopher-lua's AST carries lines only; columns are recovered from its own
-// lexer (see positions), so a finding points at the offending token.
+// Our gopher-lua copy's parser gives every AST node, and every name a
+// statement declares, the column of its token (see pos.go), so a finding
+// points at the offending token without the file being lexed again.
 package lint

@@ -6,9 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
-	"strings"
 	"sync"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
@@ -64,97 +62,28 @@ func (r *Result) Errors() []Finding {
 	return out
 }
 
-// chunk is one Lua file as the analysis reads it.
+// chunk is one Lua file as the analysis reads it: the front end's reading
+// of it, and whether it is a helper.
 type chunk struct {
-	path    string
-	src     string
-	stmts   []ast.Stmt
-	pos     *positions
-	posOnce sync.Once
-	lib     bool // an include: its top-level functions are a library, not unused locals
-	ignores map[int][]string
-	incs    []include
-	err     *script.Error // syntax error
+	path  string
+	src   string
+	stmts []ast.Stmt
+	lib   bool // an include: its top-level functions are a library, not unused locals
+	lua   *script.Lua
+	incs  []script.Include
+	err   *script.Error // syntax error
 }
 
-type include struct {
-	path string // resolved, as it will be opened
-	line int
-	col  int
-	text string
-	// at marks BullMQ's `--- @include "path"`: the file's text is pasted at
-	// that line, in the includer's scope; `--! include:` helpers are shared
-	// once, ahead of the script.
-	at bool
+func newChunk(l *script.Lua, lib bool) *chunk {
+	return &chunk{path: l.Path, src: l.Text, stmts: l.AST, lib: lib, lua: l, incs: l.Includes, err: l.Syntax}
 }
 
-func (c *chunk) ignored(line int, rule string) bool {
-	for _, r := range c.ignores[line] {
-		if r == rule || r == "all" {
-			return true
-		}
-	}
-	return false
-}
-
-var (
-	headerInclude = regexp.MustCompile(`^(\s*--!\s*include:\s*)(\S+)`)
-	atInclude     = regexp.MustCompile(`^(\s*---?\s*@include\s+)"([^"]+)"`)
-	lineIgnore    = regexp.MustCompile(`--\s*lint:\s*ignore\s+([A-Za-z0-9_, -]+)`)
-	headerLint    = regexp.MustCompile(`^(\s*--!\s*lint:\s*)(\S+)\s*(.*)$`)
-)
-
-// newChunk parses src and reads its include and ignore comments.
-func newChunk(path string, src string, lib bool) *chunk {
-	c := &chunk{path: path, src: src, lib: lib, ignores: map[int][]string{}}
-	lines := strings.Split(src, "\n")
-	dir := filepath.Dir(path)
-	for i, l := range lines {
-		n := i + 1
-		if m := headerInclude.FindStringSubmatchIndex(l); m != nil {
-			c.incs = append(c.incs, include{path: filepath.Join(dir, filepath.FromSlash(l[m[4]:m[5]])), line: n, col: m[4] + 1, text: l[m[4]:m[5]]})
-		} else if m := atInclude.FindStringSubmatchIndex(l); m != nil {
-			p := l[m[4]:m[5]]
-			if !strings.HasSuffix(p, ".lua") {
-				p += ".lua"
-			}
-			c.incs = append(c.incs, include{path: filepath.Join(dir, filepath.FromSlash(p)), line: n, col: m[4], text: l[m[4]:m[5]], at: true})
-		}
-		if m := lineIgnore.FindStringSubmatchIndex(l); m != nil {
-			target := n
-			if strings.HasPrefix(strings.TrimSpace(l), "--") {
-				target = n + 1 // a comment line of its own covers the next line
-			}
-			for _, r := range strings.FieldsFunc(l[m[2]:m[3]], func(r rune) bool { return r == ',' || r == ' ' }) {
-				c.ignores[target] = append(c.ignores[target], r)
-			}
-		}
-	}
-	stmts, err := script.ParseLua(path, src)
-	if err != nil {
-		var e *script.Error
-		if errors.As(err, &e) {
-			c.err = e
-		} else {
-			c.err = &script.Error{Path: path, Pos: script.Pos{Line: 1, Col: 1}, Msg: err.Error()}
-		}
-		return c
-	}
-	c.stmts = stmts
-	return c
-}
-
-// positions lexes the chunk again for columns, the first time a finding
-// needs one: most files have none, and lexing is a third of a clean run.
-func (c *chunk) positions() *positions {
-	c.posOnce.Do(func() { c.pos = newPositions(c.src, c.stmts) })
-	return c.pos
-}
+func (c *chunk) ignored(line int, rule string) bool { return c.lua.Ignored(line, rule) }
 
 // linter holds one run's files, each read and parsed once.
 type linter struct {
 	opt    Options
-	read   func(string) ([]byte, error)
+	ld     *script.Loader
 	mu     sync.Mutex
 	chunks map[string]*chunk
 	out    []Finding
@@ -182,20 +111,24 @@ func Paths(opt Options, paths ...string) (*Result, error) {
 		}
 		srcs[f] = b
 	}
-	l := &linter{opt: opt, chunks: map[string]*chunk{}, read: func(p string) ([]byte, error) {
+	return newLinter(opt, srcs).run(files), nil
+}
+
+// newLinter reads srcs from memory and every other file from disk.
+func newLinter(opt Options, srcs map[string][]byte) *linter {
+	ld := script.NewLoader(func(p string) ([]byte, error) {
 		if b, ok := srcs[p]; ok {
 			return b, nil
 		}
 		return os.ReadFile(p)
-	}}
-	return l.run(files, srcs), nil
+	})
+	return &linter{opt: opt, ld: ld, chunks: map[string]*chunk{}}
 }
 
 // Source lints one script held in memory; includes are read from disk
 // relative to path.
 func Source(opt Options, path string, src []byte) []Finding {
-	l := &linter{opt: opt, chunks: map[string]*chunk{}, read: os.ReadFile}
-	return l.run([]string{path}, map[string][]byte{path: src}).Findings
+	return newLinter(opt, map[string][]byte{path: src}).run([]string{path}).Findings
 }
 
 type parsed struct {
@@ -204,26 +137,28 @@ type parsed struct {
 	errs script.ErrorList
 }
 
-func (l *linter) run(files []string, srcs map[string][]byte) *Result {
+func (l *linter) run(files []string) *Result {
 	// Headers, and which files are includes of others.
 	ps := make([]parsed, len(files))
 	cs := make([]*chunk, len(files))
 	parallel(len(files), func(i int) {
-		s, err := script.Parse(files[i], srcs[files[i]])
+		s, err, rerr := l.ld.Parse(files[i])
+		if rerr != nil { // the caller read every file already
+			s, err = &script.Script{Path: files[i], Lua: script.ReadLua(files[i], "")}, rerr
+		}
 		var errs script.ErrorList
 		if err != nil && !errors.As(err, &errs) {
 			errs = script.ErrorList{{Path: files[i], Msg: err.Error()}}
 		}
 		ps[i] = parsed{files[i], s, errs}
-		cs[i] = newChunk(files[i], s.Body, false)
+		cs[i] = newChunk(s.Lua, false)
 	})
-	included := map[string]bool{}
+	scripts := make([]*script.Script, len(ps))
 	for i, c := range cs {
 		l.chunks[files[i]] = c
-		for _, inc := range c.incs {
-			included[filepath.Clean(inc.path)] = true
-		}
+		scripts[i] = ps[i].s
 	}
+	included := l.ld.Helpers(scripts)
 	// Duplicate script names in one directory would collide in gen/bundle.
 	byName := map[string]string{}
 	var units []*unit
@@ -259,62 +194,47 @@ func (l *linter) run(files []string, srcs map[string][]byte) *Result {
 	return res
 }
 
-func (l *linter) chunk(path, src string, lib bool) *chunk {
-	if c, ok := l.chunks[path]; ok {
-		return c
-	}
-	c := newChunk(path, src, lib)
-	l.chunks[path] = c
-	return c
-}
-
 // unit gathers a script's includes, depth first so that a helper's own
 // includes come before it, each file once; findings about includes point
 // at the directive.
 func (l *linter) unit(p parsed) (*unit, bool) {
-	main := l.chunk(p.path, p.s.Body, false)
-	u := &unit{s: p.s, library: strings.Contains(p.s.Shebang, "name="), sev: l.severities(p, main), splices: map[*chunk][]splice{}}
-	seen := map[string]bool{p.path: true}
+	main := l.chunks[p.path]
+	u := &unit{s: p.s, library: p.s.Shebang != nil && p.s.Shebang.Has("name"), sev: l.severities(p), splices: map[*chunk][]splice{}}
 	ok := true
-	var visit func(c *chunk)
-	visit = func(c *chunk) {
-		for _, inc := range c.incs {
-			path := filepath.Clean(inc.path)
-			if seen[path] {
-				continue
-			}
-			seen[path] = true
-			src, err := l.read(path)
-			if err != nil {
-				msg := err.Error()
-				if errors.Is(err, fs.ErrNotExist) {
-					msg = "no such file"
-				}
-				l.add(Finding{Path: c.path, Line: inc.line, Col: inc.col, Rule: RuleInclude, Severity: u.sev[RuleInclude], Msg: fmt.Sprintf("include %s: %s", inc.text, msg)})
-				ok = false
-				continue
-			}
-			ic, cached := l.chunks[path]
-			if !cached {
-				ic = l.chunk(path, string(src), true)
-			}
-			ic.lib = true
-			visit(ic)
-			if ic.err != nil {
-				if !cached || !l.reported(ic) {
-					l.add(syntaxFinding(ic.err))
-				}
-				ok = false
-				continue
-			}
-			if inc.at {
-				u.splices[c] = append(u.splices[c], splice{line: inc.line, c: ic})
-				continue
-			}
-			u.chunks = append(u.chunks, ic)
+	chunkOf := func(lua *script.Lua) *chunk {
+		c, cached := l.chunks[lua.Path]
+		if !cached {
+			c = newChunk(lua, true)
+			l.chunks[lua.Path] = c
 		}
+		return c
 	}
-	visit(main)
+	l.ld.Walk(main.lua, map[string]bool{p.path: true}, func(from *script.Lua, inc script.Include, to *script.Lua, err error) {
+		c := chunkOf(from)
+		if err != nil {
+			msg := err.Error()
+			if errors.Is(err, fs.ErrNotExist) {
+				msg = "no such file"
+			}
+			l.add(Finding{Path: c.path, Line: inc.Line, Col: inc.Col, Rule: RuleInclude, Severity: u.sev[RuleInclude], Msg: fmt.Sprintf("include %s: %s", inc.Text, msg)})
+			ok = false
+			return
+		}
+		ic := chunkOf(to)
+		ic.lib = true
+		if ic.err != nil {
+			if !l.reported(ic) {
+				l.add(syntaxFinding(ic.err))
+			}
+			ok = false
+			return
+		}
+		if inc.At {
+			u.splices[c] = append(u.splices[c], splice{line: inc.Line, c: ic})
+			return
+		}
+		u.chunks = append(u.chunks, ic)
+	})
 	if main.err != nil {
 		l.add(syntaxFinding(main.err))
 		return nil, false
@@ -338,7 +258,7 @@ func syntaxFinding(e *script.Error) Finding {
 
 // severities are the rules' defaults, then the run's options, then the
 // script's `--! lint: <severity> rule…` lines.
-func (l *linter) severities(p parsed, c *chunk) map[string]Severity {
+func (l *linter) severities(p parsed) map[string]Severity {
 	sev := make(map[string]Severity, len(Rules))
 	for _, r := range Rules {
 		sev[r.Name] = r.Severity
@@ -346,29 +266,20 @@ func (l *linter) severities(p parsed, c *chunk) map[string]Severity {
 	for n, s := range l.opt.Severity {
 		sev[n] = s
 	}
-	for i, line := range strings.Split(c.src, "\n") {
-		if i >= p.s.HeaderEnd {
-			break
-		}
-		m := headerLint.FindStringSubmatchIndex(line)
-		if m == nil {
-			continue
-		}
-		level := line[m[4]:m[5]]
-		s, ok := ParseSeverity(level)
+	for _, d := range p.s.Lint {
+		s, ok := ParseSeverity(d.Action.Text)
 		if !ok {
-			l.add(Finding{Path: p.path, Line: i + 1, Col: m[4] + 1, Rule: RuleHeader, Severity: Error,
-				Msg: fmt.Sprintf("lint: unknown action %q; valid: ignore, info, warning, error", level)})
+			l.add(Finding{Path: p.path, Line: d.Pos.Line, Col: d.Action.Col, Rule: RuleHeader, Severity: Error,
+				Msg: fmt.Sprintf("lint: unknown action %q; valid: ignore, info, warning, error", d.Action.Text)})
 			continue
 		}
-		col := m[6] + 1
-		for _, r := range strings.FieldsFunc(line[m[6]:m[7]], func(r rune) bool { return r == ',' || r == ' ' }) {
-			if _, known := RuleByName(r); !known {
-				l.add(Finding{Path: p.path, Line: i + 1, Col: col + strings.Index(line[m[6]:], r), Rule: RuleHeader, Severity: Error,
-					Msg: fmt.Sprintf("lint: unknown rule %q; valid rules: %s", r, ruleNames())})
+		for _, r := range d.Rules {
+			if _, known := RuleByName(r.Text); !known {
+				l.add(Finding{Path: p.path, Line: d.Pos.Line, Col: r.Col, Rule: RuleHeader, Severity: Error,
+					Msg: fmt.Sprintf("lint: unknown rule %q; valid rules: %s", r.Text, ruleNames())})
 				continue
 			}
-			sev[r] = s
+			sev[r.Text] = s
 		}
 	}
 	return sev

@@ -202,7 +202,7 @@ func parseLibraryShebang(code string) (name, body string, errMsg string) {
 	if nl >= 0 {
 		line, body = code[:nl], code[nl:]
 	}
-	parts := splitArgs(line)
+	parts := shebangWords(line)
 	if len(parts) == 0 {
 		return "", "", miniredis.MsgMissingMetadata
 	}

@@ -3,6 +3,8 @@ package transactional
 import (
 	"fmt"
 	"strings"
+
+	"github.com/scriptgen/scriptgen/internal/script"
 )
 
 // scriptFlags are the flags a script declares in its "#!lua flags=..."
@@ -43,7 +45,9 @@ func parseFlagName(s string) (scriptFlags, bool) {
 
 // parseShebang is evalExtractShebangFlags: it returns the flags and the body
 // with the shebang line blanked (the newline stays, so line numbers in error
-// messages match Redis's). Errors are complete Redis error texts.
+// messages match Redis's). The line is split by the front end's
+// script.ParseShebang, the reading the header and lint use; the errors here
+// are complete Redis error texts.
 func parseShebang(body string) (scriptFlags, string, error) {
 	if !strings.HasPrefix(body, "#!") {
 		return scriptCompat, body, nil
@@ -52,26 +56,25 @@ func parseShebang(body string) (scriptFlags, string, error) {
 	if nl < 0 {
 		return 0, "", fmt.Errorf("%s", msgInvalidShebang)
 	}
-	parts := splitArgs(body[:nl])
-	if len(parts) == 0 {
+	sb := script.ParseShebang(body[:nl])
+	if sb.Engine.Text == "" {
 		return 0, "", fmt.Errorf("ERR Invalid engine in script shebang")
 	}
-	if !strings.EqualFold(parts[0], "#!lua") {
-		return 0, "", fmt.Errorf(msgUnknownEngine, parts[0])
+	if !strings.EqualFold(sb.Engine.Text, "#!lua") {
+		return 0, "", fmt.Errorf(msgUnknownEngine, sb.Engine.Text)
 	}
 	var flags scriptFlags
-	for _, p := range parts[1:] {
-		list, ok := strings.CutPrefix(p, "flags=")
-		if !ok {
-			return 0, "", fmt.Errorf(msgUnknownShebangOpt, p)
+	for _, o := range sb.Options {
+		if o.Key != "flags" {
+			return 0, "", fmt.Errorf(msgUnknownShebangOpt, o.Text)
 		}
-		if list == "" {
+		if o.Value == "" {
 			continue
 		}
-		for _, name := range strings.Split(list, ",") {
-			f, ok := parseFlagName(name)
+		for _, name := range o.Items() {
+			f, ok := parseFlagName(name.Text)
 			if !ok {
-				return 0, "", fmt.Errorf(msgUnknownFlag, name)
+				return 0, "", fmt.Errorf(msgUnknownFlag, name.Text)
 			}
 			flags |= f
 		}
@@ -79,38 +82,15 @@ func parseShebang(body string) (scriptFlags, string, error) {
 	return flags, body[nl:], nil
 }
 
-// splitArgs is a simplified sdssplitargs: whitespace-separated words with
-// double or single quotes grouping.
-func splitArgs(s string) []string {
-	var out []string
-	var cur strings.Builder
-	inWord := false
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		ch := s[i]
-		switch {
-		case quote != 0:
-			if ch == quote {
-				quote = 0
-			} else {
-				cur.WriteByte(ch)
-			}
-		case ch == '"' || ch == '\'':
-			quote = ch
-			inWord = true
-		case ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n':
-			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteByte(ch)
-			inWord = true
-		}
+// shebangWords is a shebang line's words, split by script.ParseShebang.
+func shebangWords(line string) []string {
+	sb := script.ParseShebang(line)
+	if sb.Engine.Text == "" {
+		return nil
 	}
-	if inWord {
-		out = append(out, cur.String())
+	words := []string{sb.Engine.Text}
+	for _, o := range sb.Options {
+		words = append(words, o.Text)
 	}
-	return out
+	return words
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/scriptgen/scriptgen/gen"
+	"github.com/scriptgen/scriptgen/gen/bundle"
 	"github.com/scriptgen/scriptgen/internal/script"
 	"github.com/scriptgen/scriptgen/transactional/prelude"
 )
@@ -29,7 +30,7 @@ type Options struct {
 
 // Markdown renders the catalogue of the scripts of one directory.
 func Markdown(scripts []*script.Script, opt Options) ([]byte, error) {
-	libs, err := gen.Libraries(scripts)
+	libs, err := bundle.Libraries(scripts)
 	if err != nil {
 		return nil, err
 	}
@@ -73,12 +74,12 @@ func Markdown(scripts []*script.Script, opt Options) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		section(&b, l, s, opt, d, gen.SHA1(src), prelude.Journal(src))
+		section(&b, l, s, opt, d, bundle.SHA1(src), prelude.Journal(src))
 	}
 	return b.Bytes(), nil
 }
 
-func section(b *bytes.Buffer, l *gen.Library, s *script.Script, opt Options, d string, sha, journal string) {
+func section(b *bytes.Buffer, l *bundle.Library, s *script.Script, opt Options, d string, sha, journal string) {
 	fmt.Fprintf(b, "\n## %s\n\n", s.Name)
 	if s.Doc != "" {
 		b.WriteString(strings.ReplaceAll(s.Doc, "\n", " ") + "\n\n")

@@ -6,7 +6,8 @@
 //
 // The Go signatures are not re-derived from the header: the catalogue renders
 // the package with gen.Go and quotes the declarations it produced, so the
-// page and the wrappers cannot disagree on a name or a type.
+// page and the wrappers cannot disagree on a name or a type; the libraries,
+// function names and SHA-1s come from package gen/bundle, as the bundles'.
 //
 // Memory is not a header key; a script states it in the comment block after
 // its header, in a sentence starting "Memory per identifier:", and the

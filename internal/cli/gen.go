@@ -11,6 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/diff"
 
 	"github.com/scriptgen/scriptgen/gen"
+	"github.com/scriptgen/scriptgen/gen/bundle"
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
@@ -72,7 +73,7 @@ func runBundle(e *env, args []string) int {
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
-	return render(e, "bundle", fs.Args(), *out, *check, "", gen.Bundle)
+	return render(e, "bundle", fs.Args(), *out, *check, "", bundle.Render)
 }
 
 // pkgName is the Go package name given, or else dir's base name.

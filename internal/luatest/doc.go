@@ -25,4 +25,8 @@
 // On a real Redis the clock is the server's: clock.advance sleeps (at most
 // MaxSleep per test file in all) and clock.set is refused. Each test starts
 // with FLUSHDB on the URL's database, so never point it at data you keep.
+//
+// Scripts come from package script (the front end) and what EVAL sends
+// from package gen/bundle, as gen's wrappers send it; luatest does not
+// import gen, a later stage.
 package luatest

@@ -15,7 +15,7 @@ import (
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 
-	"github.com/scriptgen/scriptgen/gen"
+	"github.com/scriptgen/scriptgen/gen/bundle"
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
@@ -56,8 +56,10 @@ type target interface {
 // tell anything (an unreachable Redis); failing tests only count in Result.
 func Run(files []string, opts Options) (Result, error) {
 	var res Result
+	// Test files of one directory test its scripts: read them once.
+	ld := script.NewLoader(nil)
 	for _, f := range files {
-		if err := runFile(f, opts, &res); err != nil {
+		if err := runFile(f, opts, ld, &res); err != nil {
 			return res, err
 		}
 	}
@@ -73,6 +75,7 @@ func newTarget(opts Options) (target, error) {
 
 type fileRun struct {
 	opts    Options
+	ld      *script.Loader
 	path    string
 	tgt     target
 	scripts map[string]*script.Script
@@ -84,7 +87,7 @@ type fileRun struct {
 	logs     []string
 }
 
-func runFile(path string, opts Options, res *Result) error {
+func runFile(path string, opts Options, ld *script.Loader, res *Result) error {
 	start := time.Now()
 	res.Files++
 	tgt, err := newTarget(opts)
@@ -93,7 +96,7 @@ func runFile(path string, opts Options, res *Result) error {
 	}
 	defer tgt.close()
 	rep := &reporter{w: opts.Out, json: opts.JSON, pkg: path}
-	fr := &fileRun{opts: opts, path: path, tgt: tgt, scripts: map[string]*script.Script{}, rep: rep}
+	fr := &fileRun{opts: opts, ld: ld, path: path, tgt: tgt, scripts: map[string]*script.Script{}, rep: rep}
 
 	rep.action("start", "", 0)
 	ok := fr.run(res)
@@ -109,7 +112,7 @@ func runFile(path string, opts Options, res *Result) error {
 // run executes the file's tests and reports whether all passed.
 func (fr *fileRun) run(res *Result) bool {
 	dir := filepath.Dir(fr.path)
-	scripts, errs, err := script.Load(dir)
+	scripts, errs, err := fr.ld.Load(dir)
 	if err == nil && len(errs) > 0 {
 		err = errs
 	}
@@ -531,14 +534,14 @@ func isIdent(s string) bool {
 	return s != ""
 }
 
-// bundledSource is gen's EVAL text for s, one of scripts.
+// bundledSource is the bundle's EVAL text for s, one of scripts.
 func bundledSource(scripts map[string]*script.Script, s *script.Script) (string, error) {
 	all := make([]*script.Script, 0, len(scripts))
 	for _, x := range scripts {
 		all = append(all, x)
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Path < all[j].Path })
-	libs, err := gen.Libraries(all)
+	libs, err := bundle.Libraries(all)
 	if err != nil {
 		return "", err
 	}

@@ -1,6 +1,18 @@
-// Package script holds the script contract: the `--!` header of an annotated
-// Redis Lua source, parsed into a Script model that every later stage (lint,
-// test, bundle, gen) reads instead of re-parsing comments.
+// Package script is the one front end: it reads an annotated Redis Lua
+// source once into a Script that every later stage (lint, test, bundle, gen,
+// doc) reads instead of parsing the text again: the `--!` header (the script
+// contract, `--! lint:` directives split into action and rules), the `#!lua`
+// shebang split as Redis splits it (ParseShebang, which the engine uses
+// too), and its Lua (type Lua): the AST, with a line and a column on every
+// node, the `--! include:` and BullMQ `--- @include` lines, and the
+// `-- lint: ignore` comments.
+//
+// A Loader reads the files of one run once: the scripts, and the helpers
+// their include lines reach, each parsed once whichever stage asks, and it
+// alone says which files are helpers rather than entry points (Helpers).
+//
+// Imports: the parser of our gopher-lua copy, and the standard library. It
+// must not import any later stage (luaflow, lint, bundle, gen, the engine).
 //
 // A header is a block of `--! key: value` lines at the top of the file,
 // after an optional `#!lua …` shebang, mixed freely with ordinary comments and

@@ -66,19 +66,24 @@ func Files(paths []string, tests bool) ([]string, error) {
 
 // Load parses every script under paths. Header and syntax errors of all files
 // come back together in errs; err is for input that could not be read.
-// Scripts with errors are left out of the result.
+// Scripts with errors are left out of the result. The scripts share one
+// Loader (LoaderOf) for the files they include.
 func Load(paths ...string) (scripts []*Script, errs ErrorList, err error) {
+	return NewLoader(nil).Load(paths...)
+}
+
+// Load is the package's Load, reading through ld.
+func (ld *Loader) Load(paths ...string) (scripts []*Script, errs ErrorList, err error) {
 	files, err := Files(paths, false)
 	if err != nil {
 		return nil, nil, err
 	}
 	byName := map[string]*Script{}
 	for _, f := range files {
-		src, err := os.ReadFile(f)
+		s, perr, err := ld.Parse(f)
 		if err != nil {
 			return nil, nil, err
 		}
-		s, perr := Parse(f, src)
 		bad := collect(&errs, perr)
 		if _, serr := s.Chunk(); collect(&errs, serr) {
 			bad = true
@@ -120,11 +125,21 @@ func collect(errs *ErrorList, err error) bool {
 // Chunk parses the body with gopher-lua's parser, the one the runner and the
 // linter use, turning its error into a positioned *Error.
 func (s *Script) Chunk() ([]ast.Stmt, error) {
-	body := s.Body
-	if body == "" && len(s.Source) > 0 {
-		body = string(s.Source)
+	if s.Lua != nil {
+		if s.Lua.Syntax != nil {
+			return nil, s.Lua.Syntax
+		}
+		return s.Lua.AST, nil
 	}
-	return ParseLua(s.Path, body)
+	return ParseLua(s.Path, s.body())
+}
+
+// body is the script's Lua: Body, or Source for a Script made by hand.
+func (s *Script) body() string {
+	if s.Body == "" && len(s.Source) > 0 {
+		return string(s.Source)
+	}
+	return s.Body
 }
 
 // Tokens lexes Lua source text with gopher-lua's scanner, the reading

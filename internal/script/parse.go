@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // HeaderKeys are the keys a `--!` line may use, in the order the docs list them.
@@ -55,7 +56,6 @@ func (p *parser) run() {
 		n := i + 1
 		line := strings.TrimRight(raw, "\r\n")
 		if n == 1 && strings.HasPrefix(line, "#!") {
-			p.s.Shebang = line
 			body.WriteString(raw[len(line):]) // keep the newline: line numbers must not move
 			p.shebang(line)
 			continue
@@ -93,6 +93,7 @@ func (p *parser) run() {
 		}
 	}
 	p.s.Body = body.String()
+	p.s.Lua = ReadLua(p.s.Path, p.s.Body)
 	p.finish()
 }
 
@@ -114,42 +115,54 @@ func longBracket(s string) (string, bool) {
 // shebang takes the flags of a `#!lua flags=a,b name=lib` line, which Redis
 // itself honours, so that the model agrees with what the server will do.
 func (p *parser) shebang(line string) {
-	if !strings.HasPrefix(line, "#!lua") {
+	sb := ParseShebang(line)
+	p.s.Shebang = sb
+	if sb.Engine.Text != "#!lua" {
 		p.errorf(1, 1, "unexpected shebang %q: Redis accepts only #!lua", line)
 		return
 	}
-	col := len("#!lua") + 1
-	for _, tok := range tokens(line[len("#!lua"):], col) {
-		k, v, ok := strings.Cut(tok.text, "=")
-		switch {
-		case ok && k == "flags":
-			for _, f := range splitList(v, tok.col+len("flags=")) {
-				p.flag(1, f)
+	for _, o := range sb.Options {
+		switch o.Key {
+		case "flags":
+			for _, f := range o.Items() {
+				if f.Text != "" {
+					p.flag(1, token{f.Text, f.Col})
+				}
 			}
-		case ok && k == "name":
+		case "name":
 			// A Functions library name: the bundler writes its own.
 		default:
-			p.errorf(1, tok.col, "unknown shebang option %q; valid options: flags=, name=", tok.text)
+			p.errorf(1, o.Col, "unknown shebang option %q; valid options: flags=, name=", o.Text)
 		}
 	}
+}
+
+// splitField splits a `--! key: value` line, text, which starts with "--!"
+// at byte offset indent of its line, into the key and the value (trimmed)
+// and their columns; ok is false when text has no `key:`.
+func splitField(indent int, text string) (key, value string, keyCol, valCol int, ok bool) {
+	rest := text[3:]
+	lead := len(rest) - len(strings.TrimLeft(rest, " \t"))
+	rest = rest[lead:]
+	keyCol = indent + 3 + lead + 1
+	key, value, ok = strings.Cut(rest, ":")
+	if !ok || strings.ContainsAny(key, " \t") {
+		return "", "", keyCol, 0, false
+	}
+	valCol = keyCol + len(key) + 1
+	trimmedVal := strings.TrimLeft(value, " \t")
+	valCol += len(value) - len(trimmedVal)
+	return key, strings.TrimRight(trimmedVal, " \t"), keyCol, valCol, true
 }
 
 // headerLine parses one `--! key: value` line; indent is the byte offset of
 // "--!" in the line.
 func (p *parser) headerLine(n, indent int, text string) {
-	rest := text[3:]
-	lead := len(rest) - len(strings.TrimLeft(rest, " \t"))
-	rest = rest[lead:]
-	keyCol := indent + 3 + lead + 1
-	key, value, ok := strings.Cut(rest, ":")
-	if !ok || strings.ContainsAny(key, " \t") {
+	key, value, keyCol, valCol, ok := splitField(indent, text)
+	if !ok {
 		p.errorf(n, keyCol, "expected `--! key: value`; valid keys: %s", strings.Join(HeaderKeys, ", "))
 		return
 	}
-	valCol := keyCol + len(key) + 1
-	trimmedVal := strings.TrimLeft(value, " \t")
-	valCol += len(value) - len(trimmedVal)
-	value = strings.TrimRight(trimmedVal, " \t")
 
 	switch key {
 	case "name", "returns":
@@ -185,9 +198,39 @@ func (p *parser) headerLine(n, indent int, text string) {
 		p.include(n, valCol, value)
 	case "lint":
 		// Severity directives belong to package lint, which validates them.
-		p.s.Lint = append(p.s.Lint, Directive{Text: value, Pos: Pos{n, valCol}})
+		p.lint(n, valCol, value)
 	default:
 		p.errorf(n, keyCol, "unknown header key %q; valid keys: %s", key, strings.Join(HeaderKeys, ", "))
+	}
+}
+
+// lint splits a `--! lint:` value into its action, the first word, and
+// the rules after it, separated by commas or spaces.
+func (p *parser) lint(n, col int, value string) {
+	d := Directive{Text: value, Pos: Pos{n, col}}
+	end := strings.IndexFunc(value, unicode.IsSpace)
+	if end < 0 {
+		end = len(value)
+	}
+	d.Action = Word{value[:end], col}
+	i := end
+	for i < len(value) && unicode.IsSpace(rune(value[i])) {
+		i++
+	}
+	for i < len(value) {
+		if value[i] == ',' || value[i] == ' ' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(value) && value[j] != ',' && value[j] != ' ' {
+			j++
+		}
+		d.Rules = append(d.Rules, Word{value[i:j], col + i})
+		i = j
+	}
+	if value != "" {
+		p.s.Lint = append(p.s.Lint, d)
 	}
 }
 

@@ -57,11 +57,11 @@ return x
 		}},
 		Flags:     []Flag{AllowStale, Transactional, NoWrites},
 		Include:   []string{"lib/common.lua"},
-		Shebang:   "#!lua flags=allow-stale",
+		Shebang:   &Shebang{Line: "#!lua flags=allow-stale", Engine: Word{"#!lua", 1}, Options: []Option{{Word{"flags=allow-stale", 7}, "flags", "allow-stale"}}},
 		HeaderEnd: 16,
 	}
 	got := *s
-	got.Source, got.Body = nil, ""
+	got.Source, got.Body, got.Lua = nil, "", nil // Lua: TestReadLua
 	if !reflect.DeepEqual(&got, want) {
 		t.Errorf("got\n%#v\nwant\n%#v", got, *want)
 	}

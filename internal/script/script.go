@@ -22,16 +22,24 @@ type Script struct {
 	// Body is Source with a leading `#!` line blanked, so that gopher-lua can
 	// parse it and every line keeps its number.
 	Body string
-	// Shebang is the `#!lua …` line of the source, if it had one.
-	Shebang string
+	// Shebang is the `#!lua …` line of the source, nil without one.
+	Shebang *Shebang
 	// HeaderEnd is the number of lines the header block spans (0 without one).
 	HeaderEnd int
+	// Lua is Body as the stages read it: its AST, includes and lint
+	// comments. Set by Parse.
+	Lua *Lua
+
+	ld *Loader // the Loader that read the script, for its helpers
 }
 
-// Directive is the value of a `--! lint:` line, e.g. "warning key-derived".
+// Directive is the value of a `--! lint:` line, e.g. "warning key-derived":
+// an action and the rules it applies to. Package lint judges the words.
 type Directive struct {
-	Text string
-	Pos  Pos
+	Text   string
+	Pos    Pos
+	Action Word   // the first word, at Pos
+	Rules  []Word // the rest, split at commas and blanks
 }
 
 // Pos is a 1-based position in a source file.
@@ -225,18 +233,15 @@ func (l ErrorList) Err() error {
 // them by one, the same on every server.
 func (s *Script) EvalSource() string {
 	flags := s.RedisFlags()
-	body := s.Body
-	if body == "" {
-		body = string(s.Source)
-	}
-	if len(flags) == 0 && s.Shebang == "" {
+	body := s.body()
+	if len(flags) == 0 && s.Shebang == nil {
 		return body
 	}
 	line := "#!lua"
 	if len(flags) > 0 {
 		line += " flags=" + strings.Join(flags, ",")
 	}
-	if s.Shebang != "" {
+	if s.Shebang != nil {
 		// Body starts with the blanked shebang line: put ours there.
 		return line + body
 	}

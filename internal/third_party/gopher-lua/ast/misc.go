@@ -8,6 +8,9 @@ type Field struct {
 type ParList struct {
 	HasVargs bool
 	Names    []string
+	// scriptgen: the column of each name, and of `...`.
+	NameColumns   []int
+	VarargsColumn int
 }
 
 type FuncName struct {

@@ -21,8 +21,9 @@ type AssignStmt struct {
 type LocalAssignStmt struct {
 	StmtBase
 
-	Names []string
-	Exprs []Expr
+	Names       []string
+	NameColumns []int // scriptgen: the column of each name
+	Exprs       []Expr
 }
 
 type FuncCallStmt struct {
@@ -62,19 +63,21 @@ type IfStmt struct {
 type NumberForStmt struct {
 	StmtBase
 
-	Name  string
-	Init  Expr
-	Limit Expr
-	Step  Expr
-	Stmts []Stmt
+	Name       string
+	NameColumn int // scriptgen
+	Init       Expr
+	Limit      Expr
+	Step       Expr
+	Stmts      []Stmt
 }
 
 type GenericForStmt struct {
 	StmtBase
 
-	Names []string
-	Exprs []Expr
-	Stmts []Stmt
+	Names       []string
+	NameColumns []int // scriptgen: the column of each name
+	Exprs       []Expr
+	Stmts       []Stmt
 }
 
 type FuncDefStmt struct {

@@ -517,6 +517,10 @@ func dump(node interface{}, level int, s string) string {
 			if strings.Index(tt.Field(i).Name, "Base") > -1 {
 				continue
 			}
+			// scriptgen: the columns of names are left out, as lines are.
+			if name := tt.Field(i).Name; strings.HasSuffix(name, "Column") || strings.HasSuffix(name, "Columns") {
+				continue
+			}
 			indicies = append(indicies, i)
 		}
 		switch {

@@ -1,4 +1,4 @@
-package gen
+package bundle
 
 import (
 	"crypto/sha1"
@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -42,17 +40,13 @@ type Library struct {
 // helpers too, and are left out even when they sit in a directory of their
 // own (BullMQ keeps them in includes/).
 func Libraries(scripts []*script.Script) ([]*Library, error) {
-	in := &includer{files: map[string]string{}}
-	included := map[string]bool{}
+	ld := script.LoaderOf(scripts)
+	in := &includer{ld: ld}
+	included := ld.Helpers(scripts)
 	failed := map[*script.Script]error{}
 	for _, s := range scripts {
-		files, err := in.closure(s.Path, rawBody(s))
-		if err != nil {
+		if _, err := in.closure(s.Path, rawBody(s)); err != nil {
 			failed[s] = err
-			continue
-		}
-		for f := range files {
-			included[f] = true
 		}
 	}
 	byDir := map[string]*Library{}
@@ -101,14 +95,15 @@ func Libraries(scripts []*script.Script) ([]*Library, error) {
 	return out, nil
 }
 
+// readHelpers reads the `--! include:` helpers of l's scripts. The
+// helpers are no entry points: Libraries left them out already.
 func (l *Library) readHelpers() error {
-	included := map[string]bool{}
 	for _, s := range l.Scripts {
 		for _, inc := range s.Include {
 			if _, ok := l.Helpers[inc]; ok {
 				continue
 			}
-			src, err := os.ReadFile(filepath.Join(l.Dir, filepath.FromSlash(inc)))
+			h, err := l.inc.ld.Lua(l.helperPath(inc))
 			if err != nil {
 				var pe *fs.PathError
 				if errors.As(err, &pe) {
@@ -116,37 +111,20 @@ func (l *Library) readHelpers() error {
 				}
 				return fmt.Errorf("%s: include %s: %v", s.Path, inc, err)
 			}
-			text := string(src)
-			if strings.HasPrefix(text, "#!") {
+			if strings.HasPrefix(h.Text, "#!") {
 				return fmt.Errorf("%s: include %s: a helper cannot carry a #! line", s.Path, inc)
 			}
-			if _, err := script.ParseLua(path.Join(filepath.ToSlash(l.Dir), inc), text); err != nil {
-				return err
+			if h.Syntax != nil {
+				return h.Syntax
 			}
 			// A helper's own @include lines are resolved from where it is.
-			files, err := l.inc.closure(l.helperPath(inc), text)
-			if err != nil {
+			if _, err := l.inc.closure(l.helperPath(inc), h.Text); err != nil {
 				return err
 			}
-			for f := range files {
-				if rel, err := filepath.Rel(l.Dir, f); err == nil {
-					included[filepath.ToSlash(rel)] = true
-				}
-			}
-			l.Helpers[inc] = withNewline(text)
-			included[inc] = true
+			l.Helpers[inc] = withNewline(h.Text)
 		}
 	}
-	var entries []*script.Script
-	for _, s := range l.Scripts {
-		rel, err := filepath.Rel(l.Dir, s.Path)
-		if err == nil && included[filepath.ToSlash(rel)] {
-			continue
-		}
-		entries = append(entries, s)
-	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
-	l.Scripts = entries
+	sort.Slice(l.Scripts, func(i, j int) bool { return l.Scripts[i].Name < l.Scripts[j].Name })
 	return nil
 }
 
@@ -173,7 +151,7 @@ func libName(dir string) string {
 	return b.String()
 }
 
-// Bundle renders, for each directory of scripts, one EVAL-ready file per
+// Render renders, for each directory of scripts, one EVAL-ready file per
 // script and one Redis Functions library:
 //
 //	<lib>/<script>.lua         what EVAL/EVALSHA runs; its SHA-1 is the one the wrappers use
@@ -181,7 +159,7 @@ func libName(dir string) string {
 //
 // <lib> is the directory's base name (a Redis library name: lower case,
 // digits, _). Keys are slash paths relative to the output directory.
-func Bundle(scripts []*script.Script) (map[string][]byte, error) {
+func Render(scripts []*script.Script) (map[string][]byte, error) {
 	libs, err := Libraries(scripts)
 	if err != nil {
 		return nil, err
@@ -250,7 +228,7 @@ func (l *Library) helperPath(inc string) string {
 // expand pastes the @include files of src, read from file.
 func (l *Library) expand(file, src string, seen map[string]bool) (string, error) {
 	if l.inc == nil {
-		l.inc = &includer{files: map[string]string{}}
+		l.inc = &includer{ld: script.NewLoader(nil)}
 	}
 	return l.inc.expand(file, src, seen)
 }
@@ -268,7 +246,7 @@ func rawBody(s *script.Script) string {
 // its own, sorted).
 func (l *Library) body(s *script.Script) string {
 	body := s.Body
-	if s.Shebang != "" {
+	if s.Shebang != nil {
 		body = strings.TrimPrefix(body, "\n")
 		body = strings.TrimPrefix(body, "\r\n")
 	}

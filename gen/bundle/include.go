@@ -1,20 +1,18 @@
-package gen
+package bundle
 
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
-// BullMQ's include form, `--- @include "path"`, as package lint resolves it
-// (lint/load.go): the same expression, so that the bundle pastes exactly
-// the files whose functions the linter saw. The path is relative to the
-// file that holds the line, ".lua" implied.
+// BullMQ's include form, `--- @include "path"`, is read by package script
+// (script.Includes), as lint reads it, so that the bundle pastes
+// exactly the files whose functions the linter saw. The path is relative
+// to the file that holds the line, ".lua" implied.
 //
 // The file's text goes where the line is, after it (the line is a comment
 // and stays, to show where the text came from), as BullMQ's loader does:
@@ -24,55 +22,37 @@ import (
 // already pasted, and any cycle, pastes nothing. In a Functions library the
 // text is pasted into each function's body, since it may refer to that
 // body's locals; `--! include:` helpers, which may not, are shared once.
-var atInclude = regexp.MustCompile(`^(\s*---?\s*@include\s+)"([^"]+)"`)
 
-// includer reads and caches the files that @include lines name.
+// includer pastes the files that @include lines name, read through the
+// run's Loader.
 type includer struct {
-	files map[string]string // cleaned OS path → text
+	ld *script.Loader
 }
 
-// atIncludes lists the @include lines of src: line number (1-based), the
-// column of the path's opening quote and the resolved path.
-type atLine struct {
-	line, col int
-	text      string // the path as written
-	path      string // resolved, cleaned
-}
-
-func atIncludes(file, src string) []atLine {
-	var out []atLine
-	dir := filepath.Dir(file)
-	for i, l := range strings.Split(src, "\n") {
-		m := atInclude.FindStringSubmatchIndex(l)
-		if m == nil {
-			continue
+// atIncludes lists the @include lines of src, read from file.
+func atIncludes(file, src string) []script.Include {
+	var out []script.Include
+	for _, inc := range script.Includes(file, src) {
+		if inc.At {
+			out = append(out, inc)
 		}
-		p := l[m[4]:m[5]]
-		rel := p
-		if !strings.HasSuffix(rel, ".lua") {
-			rel += ".lua"
-		}
-		out = append(out, atLine{line: i + 1, col: m[4], text: p, path: filepath.Clean(filepath.Join(dir, filepath.FromSlash(rel)))})
 	}
 	return out
 }
 
 // read returns the text of an included file, checked to be Lua a helper
 // can be: no #! line, and gopher-lua parses it.
-func (in *includer) read(file string, at atLine) (string, error) {
-	if text, ok := in.files[at.path]; ok {
-		return text, nil
-	}
+func (in *includer) read(file string, at script.Include) (string, error) {
 	errAt := func(msg string) error {
-		return &script.Error{Path: file, Pos: script.Pos{Line: at.line, Col: at.col}, Msg: "@include \"" + at.text + "\": " + msg}
+		return &script.Error{Path: file, Pos: script.Pos{Line: at.Line, Col: at.Col}, Msg: "@include \"" + at.Text + "\": " + msg}
 	}
-	if filepath.IsAbs(at.text) {
+	if filepath.IsAbs(at.Text) {
 		return "", errAt("must be a path relative to this file, not an absolute one")
 	}
-	src, err := os.ReadFile(at.path)
+	h, err := in.ld.Lua(at.File)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", errAt("no such file (" + filepath.ToSlash(at.path) + ")")
+			return "", errAt("no such file (" + filepath.ToSlash(at.File) + ")")
 		}
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -80,16 +60,13 @@ func (in *includer) read(file string, at atLine) (string, error) {
 		}
 		return "", errAt(err.Error())
 	}
-	text := string(src)
-	if strings.HasPrefix(text, "#!") {
+	if strings.HasPrefix(h.Text, "#!") {
 		return "", errAt("a helper cannot carry a #! line")
 	}
-	if _, err := script.ParseLua(at.path, text); err != nil {
-		return "", err
+	if h.Syntax != nil {
+		return "", h.Syntax
 	}
-	text = withNewline(text)
-	in.files[at.path] = text
-	return text, nil
+	return withNewline(h.Text), nil
 }
 
 // expand pastes the files src's @include lines name, recursively; file is
@@ -103,22 +80,22 @@ func (in *includer) expand(file, src string, seen map[string]bool) (string, erro
 	var b strings.Builder
 	next := 0
 	for _, at := range ats {
-		for ; next < at.line; next++ {
+		for ; next < at.Line; next++ {
 			b.WriteString(lines[next])
 		}
-		if seen[at.path] {
+		if seen[at.File] {
 			continue
 		}
-		seen[at.path] = true
+		seen[at.File] = true
 		text, err := in.read(file, at)
 		if err != nil {
 			return "", err
 		}
-		text, err = in.expand(at.path, text, seen)
+		text, err = in.expand(at.File, text, seen)
 		if err != nil {
 			return "", err
 		}
-		if !strings.HasSuffix(lines[at.line-1], "\n") {
+		if !strings.HasSuffix(lines[at.Line-1], "\n") {
 			b.WriteByte('\n') // the line was the file's last, without a newline
 		}
 		b.WriteString(text)
