@@ -21,8 +21,15 @@ type evalScript struct {
 	host  *hosting // a prelude-wrapped script, run with the engine's journal
 }
 
-// createScript is luaCreateFunction: shebang, compile, cache.
+// createScript is luaCreateFunction: shebang, compile, cache. Text that
+// is the bundler's prelude-wrapped script is recognised and hosted.
 func (e *Engine) createScript(body string) (*evalScript, error) {
+	return e.createScriptWith(body, hostScript)
+}
+
+// createScriptWith is createScript with host saying what to compile for
+// the code after the shebang, and whether it runs on the engine's journal.
+func (e *Engine) createScriptWith(body string, host func(string) (string, *hosting)) (*evalScript, error) {
 	sha := sha1Hex(body)
 	if sc, ok := e.scripts[sha]; ok {
 		return sc, nil
@@ -31,14 +38,14 @@ func (e *Engine) createScript(body string) (*evalScript, error) {
 	if err != nil {
 		return nil, err
 	}
-	src, host := hostScript(src)
+	src, hosted := host(src)
 	proto, err := lua51.Compile(src, "user_script")
 	if err != nil {
 		return nil, fmt.Errorf(miniredis.MsgCompile, err.Error())
 	}
 	fn := e.eval.L.NewFunctionFromProto(proto)
 	fn.Env = e.eval.scriptEnv(proto)
-	sc := &evalScript{sha: sha, flags: flags, fn: fn, host: host}
+	sc := &evalScript{sha: sha, flags: flags, fn: fn, host: hosted}
 	e.scripts[sha] = sc
 	return sc, nil
 }

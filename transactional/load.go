@@ -38,11 +38,12 @@ func (e *Engine) Load(body string, opts ...ScriptOption) (string, error) {
 	for _, opt := range opts {
 		opt(&o)
 	}
+	host := hostScript
 	if o.journaled {
-		body = shipJournaled(body)
+		body, host = shipJournaled(body)
 	}
 	e.m.Lock()
-	sc, err := e.createScript(body)
+	sc, err := e.createScriptWith(body, host)
 	e.m.Unlock()
 	if err != nil {
 		// As SCRIPT LOAD's reply carries it: one protocol line.
@@ -55,16 +56,26 @@ func (e *Engine) Load(body string, opts ...ScriptOption) (string, error) {
 }
 
 // shipJournaled is the bundler's EVAL text for body flagged
-// transactional: its shebang line, if any, then the code after it as
-// prelude.Ship leaves it.
-func shipJournaled(body string) string {
+// transactional (its shebang line, if any, then the code after it as
+// prelude.Ship leaves it) and how the engine hosts that text: told, not
+// recognised, that the runtime's declaration ends where ShipParts says.
+func shipJournaled(body string) (string, func(string) (string, *hosting)) {
 	head := ""
 	if strings.HasPrefix(body, "#!") {
 		nl := strings.IndexByte(body, '\n')
 		if nl < 0 {
-			return body // no code: SCRIPT LOAD's shebang error
+			return body, hostScript // no code: SCRIPT LOAD's shebang error
 		}
 		head, body = body[:nl+1], body[nl+1:]
 	}
-	return head + prelude.Ship(body)
+	w := prelude.ShipParts(body)
+	host := func(src string) (string, *hosting) { return src, nil }
+	if w.Runtime {
+		host = func(src string) (string, *hosting) {
+			// After a shebang, src keeps the line's newline (parseShebang).
+			nl := src[:len(src)-len(w.Head)-len(w.Rest)]
+			return nl + prelude.Hosted(false) + w.Rest, &hosting{refused: prelude.Refused(w.Body)}
+		}
+	}
+	return head + w.Head + w.Rest, host
 }

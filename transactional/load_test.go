@@ -114,7 +114,7 @@ func TestLoadErrors(t *testing.T) {
 		for _, opts := range [][]ScriptOption{nil, {Journaled()}} {
 			text := body
 			if len(opts) > 0 {
-				text = shipJournaled(body)
+				text, _ = shipJournaled(body)
 			}
 			_, want := e.Do("SCRIPT", "LOAD", text)
 			if want == nil {

@@ -32,21 +32,48 @@ const runName = "__scriptgen_run"
 func Wrap(src string) string { return wrap(src, luaflow.Analyze(src)) }
 
 func wrap(src string, an luaflow.Flow) string {
-	if text, ok := inline(src, an); ok {
-		return inlineLua + " " + text
+	w := wrapped(src, an)
+	return w.Head + w.Rest
+}
+
+// Shipped is the text the bundler ships for a transactional script, in
+// the parts a host runs it by.
+type Shipped struct {
+	// Head + Rest is the text shipped: the script's SHA-1 is its.
+	Head, Rest string
+	// Runtime says the text starts with the runtime's declaration (Head):
+	// a host swaps it for Hosted(false) and runs Rest on its own journal.
+	Runtime bool
+	// Body is the script's code as the runtime's run is given it, whose
+	// commands a host refuses as the runtime does (Refused).
+	Body string
+}
+
+// ShipParts is Ship in parts, for a host whose caller says that src is
+// transactional: the text shipped and where the runtime's declaration
+// ends, found as the text is made rather than recognised in it after.
+func ShipParts(src string) Shipped {
+	an := luaflow.Analyze(src)
+	if !an.Needed {
+		return Shipped{Rest: src}
 	}
-	return declare(src, evalProxy, "redis") + " " + runPrefix + withNewline(direct(src, an)) + runSuffix
+	return wrapped(src, an)
+}
+
+func wrapped(src string, an luaflow.Flow) Shipped {
+	if text, ok := inline(src, an); ok {
+		return Shipped{Rest: inlineLua + " " + text}
+	}
+	body := withNewline(direct(src, an))
+	return Shipped{Head: declare(src, evalProxy, "redis"), Rest: " " + runPrefix + body + runSuffix, Runtime: true, Body: body}
 }
 
 // Ship is the EVAL text of a transactional script as the bundler ships it:
 // src as it stands when it needs no runtime (luaflow.Needed), else Wrap's
 // text.
 func Ship(src string) string {
-	an := luaflow.Analyze(src)
-	if !an.Needed {
-		return src
-	}
-	return wrap(src, an)
+	w := ShipParts(src)
+	return w.Head + w.Rest
 }
 
 // ShipFunction is Ship for the body of a library function: the body to
