@@ -188,35 +188,45 @@ func Render(scripts []*script.Script) (map[string][]byte, error) {
 // wrapped in the rollback prelude together, so that writes made by helpers
 // are journaled too, unless it needs no journal (luaflow.Needed).
 func (l *Library) EvalSource(s *script.Script) (string, error) {
-	var b strings.Builder
-	if flags := s.RedisFlags(); len(flags) > 0 {
-		b.WriteString("#!lua flags=" + strings.Join(flags, ",") + "\n")
-	}
-	var code strings.Builder
-	seen := map[string]bool{filepath.Clean(s.Path): true}
-	for _, inc := range s.Include {
-		code.WriteString("-- include: " + inc + "\n")
-		seen[l.helperPath(inc)] = true
-		text, err := l.expand(l.helperPath(inc), l.Helpers[inc], seen)
-		if err != nil {
-			return "", err
-		}
-		code.WriteString(text)
-	}
-	body, err := l.expand(s.Path, l.body(s), seen)
+	head, code, err := l.EvalCode(s)
 	if err != nil {
 		return "", err
 	}
-	code.WriteString(body)
 	// A transactional script whose every write is the last thing that can
 	// fail is all-or-nothing as it stands: it runs unwrapped, at Redis's
 	// cost (prelude.Ship).
 	if s.Has(script.Transactional) {
-		b.WriteString(prelude.Ship(code.String()))
-	} else {
-		b.WriteString(code.String())
+		return head + prelude.Ship(code), nil
 	}
-	return b.String(), nil
+	return head + code, nil
+}
+
+// EvalCode is s's EVAL text before the rollback prelude: its shebang line
+// ("" without Redis flags) and its code, helpers pasted in. EvalSource is
+// head + code, or head + prelude.Ship(code) for a transactional script; a
+// host that journals writes itself is given the choice as data
+// (transactional.Journaled) and the code.
+func (l *Library) EvalCode(s *script.Script) (head, code string, err error) {
+	if flags := s.RedisFlags(); len(flags) > 0 {
+		head = "#!lua flags=" + strings.Join(flags, ",") + "\n"
+	}
+	var b strings.Builder
+	seen := map[string]bool{filepath.Clean(s.Path): true}
+	for _, inc := range s.Include {
+		b.WriteString("-- include: " + inc + "\n")
+		seen[l.helperPath(inc)] = true
+		text, err := l.expand(l.helperPath(inc), l.Helpers[inc], seen)
+		if err != nil {
+			return "", "", err
+		}
+		b.WriteString(text)
+	}
+	body, err := l.expand(s.Path, l.body(s), seen)
+	if err != nil {
+		return "", "", err
+	}
+	b.WriteString(body)
+	return head, b.String(), nil
 }
 
 // helperPath is the OS path of a `--! include:` helper, as @include lines

@@ -42,6 +42,24 @@ func normalize(v any) any {
 	return v
 }
 
+// eval caches the script as the bundle ships it, the transactional choice
+// given as data (transactional.Journaled) rather than as the prelude's text
+// for the engine to recognise, then runs cmd.
+func (t *engineTarget) eval(b bundled, cmd []string) (any, error) {
+	var opts []transactional.ScriptOption
+	if b.transactional {
+		opts = append(opts, transactional.Journaled())
+	}
+	if _, err := t.e.Load(b.head+b.code, opts...); err != nil {
+		var te *transactional.Error
+		if errors.As(err, &te) {
+			return ReplyError(te.Msg), ReplyError(te.Msg)
+		}
+		return nil, err
+	}
+	return t.do(cmd...)
+}
+
 func (t *engineTarget) advance(d time.Duration) error {
 	t.e.Advance(d)
 	return nil

@@ -49,6 +49,9 @@ type target interface {
 	set(ms int64) error
 	now() (int64, error) // ms since the epoch
 	reset() error        // an empty keyspace for the next test
+	// eval runs a script the target has not cached: cmd is its EVALSHA
+	// command, by the shipped text's SHA-1.
+	eval(b bundled, cmd []string) (any, error)
 	close()
 }
 
@@ -346,7 +349,7 @@ func (fr *fileRun) install(L *lua.LState) {
 		if err != nil {
 			L.RaiseError("script %q: %v", name, err)
 		}
-		sum := sha1.Sum([]byte(src))
+		sum := sha1.Sum([]byte(src.shipped))
 		sha := hex.EncodeToString(sum[:])
 		obj.RawSetString("sha", lua.LString(sha))
 		call := func(raise bool) lua.LGFunction {
@@ -360,8 +363,7 @@ func (fr *fileRun) install(L *lua.LState) {
 				cmd := append([]string{"EVALSHA", sha, strconv.Itoa(len(keys))}, append(keys, args...)...)
 				reply, err := fr.tgt.do(cmd...)
 				if err != nil && strings.HasPrefix(err.Error(), "NOSCRIPT") {
-					cmd[0], cmd[1] = "EVAL", src
-					reply, err = fr.tgt.do(cmd...)
+					reply, err = fr.tgt.eval(src, cmd)
 				}
 				return fr.push(L, reply, err, raise)
 			}
@@ -534,8 +536,16 @@ func isIdent(s string) bool {
 	return s != ""
 }
 
+// bundled is a script's EVAL text as the bundle ships it, and in the parts
+// a host that journals writes itself is given instead.
+type bundled struct {
+	shipped       string // what EVAL sends to Redis
+	head, code    string // shebang line and code, before the prelude
+	transactional bool
+}
+
 // bundledSource is the bundle's EVAL text for s, one of scripts.
-func bundledSource(scripts map[string]*script.Script, s *script.Script) (string, error) {
+func bundledSource(scripts map[string]*script.Script, s *script.Script) (bundled, error) {
 	all := make([]*script.Script, 0, len(scripts))
 	for _, x := range scripts {
 		all = append(all, x)
@@ -543,14 +553,20 @@ func bundledSource(scripts map[string]*script.Script, s *script.Script) (string,
 	sort.Slice(all, func(i, j int) bool { return all[i].Path < all[j].Path })
 	libs, err := bundle.Libraries(all)
 	if err != nil {
-		return "", err
+		return bundled{}, err
 	}
 	for _, l := range libs {
 		for _, x := range l.Scripts {
-			if x == s {
-				return l.EvalSource(s)
+			if x != s {
+				continue
 			}
+			b := bundled{transactional: s.Has(script.Transactional)}
+			if b.head, b.code, err = l.EvalCode(s); err != nil {
+				return bundled{}, err
+			}
+			b.shipped, err = l.EvalSource(s)
+			return b, err
 		}
 	}
-	return "", fmt.Errorf("not bundled: another script includes it")
+	return bundled{}, fmt.Errorf("not bundled: another script includes it")
 }

@@ -137,3 +137,46 @@ func TestJSONEvents(t *testing.T) {
 		t.Errorf("actions %q, want %q", got, want)
 	}
 }
+
+// A transactional script rolls back on both targets: on Redis through the
+// prelude the bundle ships, on the engine through its own journal, which
+// the runner asks for as data (transactional.Journaled) while the script
+// keeps the shipped text's SHA-1. Its twin without the flag keeps its write.
+func TestTransactionalRollsBack(t *testing.T) {
+	dir := t.TempDir()
+	const body = "--! key: n\n--! key: log\n--! returns: int\n" +
+		"redis.call('RPUSH', KEYS[2], 'x')\nreturn redis.call('INCR', KEYS[1])\n"
+	write(t, dir, "all_or_nothing.lua", "--! flags: transactional\n"+body)
+	write(t, dir, "keeps.lua", body)
+	write(t, dir, "rollback_test.lua", `
+local txn, plain = script('all_or_nothing'), script('keeps')
+function test_rolls_back()
+  redis.call('SET', 'n', 'not a number')
+  t.err(function() txn.call({'n', 'log'}) end, 'not an integer')
+  t.eq(redis.call('LLEN', 'log'), 0)
+  t.eq(redis.call('SCRIPT', 'EXISTS', txn.sha), {1})
+  t.eq(txn.call({'m', 'log'}), 1)
+  t.eq(redis.call('LLEN', 'log'), 1)
+end
+function test_plain_keeps_its_write()
+  redis.call('SET', 'n', 'not a number')
+  t.err(function() plain.call({'n', 'log'}) end, 'not an integer')
+  t.eq(redis.call('LLEN', 'log'), 1)
+end
+`)
+	for name, url := range map[string]func(t *testing.T) string{
+		"engine": func(*testing.T) string { return "" },
+		"redis":  func(t *testing.T) string { return redistest.Start(t).URL() },
+	} {
+		t.Run(name, func(t *testing.T) {
+			var out bytes.Buffer
+			res, err := Run([]string{filepath.Join(dir, "rollback_test.lua")}, Options{RedisURL: url(t), Out: &out, Verbose: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Passed != 2 || res.Failed != 0 {
+				t.Errorf("passed %d, failed %d:\n%s", res.Passed, res.Failed, out.String())
+			}
+		})
+	}
+}

@@ -19,6 +19,11 @@ func newRedisTarget(url string) (*redisTarget, error) {
 
 func (r *redisTarget) do(args ...string) (any, error) { return r.c.do(args...) }
 
+// eval sends the shipped text, which Redis caches under cmd's SHA-1.
+func (r *redisTarget) eval(b bundled, cmd []string) (any, error) {
+	return r.do(append([]string{"EVAL", b.shipped}, cmd[2:]...)...)
+}
+
 func (r *redisTarget) advance(d time.Duration) error {
 	time.Sleep(d)
 	return nil
