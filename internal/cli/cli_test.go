@@ -59,6 +59,7 @@ func TestServeUsageErrors(t *testing.T) {
 		err  string
 	}{
 		{[]string{"-addr", "0.0.0.0:0"}, `refusing to listen on non-loopback address "0.0.0.0:0" without -allow-remote`},
+		{[]string{"-addr", "0.0.0.0:0", "-allow-remote"}, "refusing -allow-remote without -requirepass"},
 		{[]string{"-bogus"}, "flag provided but not defined"},
 		{[]string{"extra"}, "unexpected argument"},
 		{[]string{"-addr", "127.0.0.1:-1"}, "scriptgen serve: listen tcp"},

@@ -109,21 +109,23 @@ func (m *Miniredis) cmdAuth(c *server.Peer, cmd string, args []string) {
 
 // HELLO
 func (m *Miniredis) cmdHello(c *server.Peer, cmd string, args []string) {
-	if len(args) < 1 {
-		c.WriteError(errWrongNumber(cmd))
-		return
-	}
-
 	var opts struct {
 		version  int
 		username string
 		password string
 	}
 
-	if ok := optIntErr(c, args[0], &opts.version, "ERR Protocol version is not an integer or out of range"); !ok {
-		return
+	// scriptgen: HELLO alone keeps the protocol, as in Redis.
+	opts.version = 2
+	if c.Resp3 {
+		opts.version = 3
 	}
-	args = args[1:]
+	if len(args) > 0 {
+		if ok := optIntErr(c, args[0], &opts.version, "ERR Protocol version is not an integer or out of range"); !ok {
+			return
+		}
+		args = args[1:]
+	}
 
 	switch opts.version {
 	case 2, 3:
@@ -169,6 +171,11 @@ func (m *Miniredis) cmdHello(c *server.Peer, cmd string, args []string) {
 			return
 		}
 		getCtx(c).authenticated = true
+	}
+	if len(m.passwords) > 0 && !getCtx(c).authenticated {
+		// scriptgen: Redis answers nothing else of HELLO before AUTH.
+		c.WriteError(MsgNoAuthHello)
+		return
 	}
 
 	c.Resp3 = opts.version == 3

@@ -314,10 +314,6 @@ func TestHello(t *testing.T) {
 
 		t.Run("errors", func(t *testing.T) {
 			mustDo(t, c,
-				"HELLO",
-				proto.Error(errWrongNumber("HELLO")),
-			)
-			mustDo(t, c,
 				"HELLO", "foo",
 				proto.Error("ERR Protocol version is not an integer or out of range"),
 			)

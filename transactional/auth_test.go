@@ -1,0 +1,124 @@
+package transactional
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/scriptgen/scriptgen/internal/redistest"
+)
+
+// TestServeProtected: a remote address without a password is refused
+// unless protected mode is turned off, as Redis's protected-mode is on.
+func TestServeProtected(t *testing.T) {
+	if err := Serve(context.Background(), Config{Addr: "0.0.0.0:0", AllowRemote: true}); !errors.Is(err, ErrProtected) {
+		t.Errorf("allow-remote without a password: %v, want ErrProtected", err)
+	}
+	for _, cfg := range []Config{
+		{Addr: "127.0.0.1:0", AllowRemote: true, Password: "pw"},
+		{Addr: "127.0.0.1:0", AllowRemote: true, Unprotected: true},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cfg.Ready = func(net.Addr) { cancel() }
+		if err := Serve(ctx, cfg); err != nil {
+			t.Errorf("serve %+v: %v", cfg, err)
+		}
+		cancel()
+	}
+}
+
+// noAuthCases are sent, each on a fresh connection, before AUTH to a
+// server with a password: Redis refuses all but AUTH, HELLO … AUTH and
+// QUIT (and RESET, which miniredis lacks), after its unknown-command and
+// arity checks.
+var noAuthCases = [][]string{
+	{"HELLO", "3"},
+	{"HELLO"},
+	{"HELLO", "2", "SETNAME", "x"},
+	{"HELLO", "4"},
+	{"HELLO", "3", "AUTH", "default"},
+	{"HELLO", "3", "AUTH", "default", "pw"},
+	{"CLIENT", "SETNAME", "x"},
+	{"CLIENT", "SETNAME"},
+	{"CLIENT"},
+	{"COMMAND", "COUNT"},
+	{"COMMAND"},
+	{"PING"},
+	{"PING", "a", "b"},
+	{"ECHO", "a"},
+	{"GET", "k"},
+	{"GET"},
+	{"SET", "k", "v"},
+	{"MULTI"},
+	{"SELECT", "1"},
+	{"EVAL", "return 1", "0"},
+	{"EVAL", "x"},
+	{"SCRIPT", "KILL"},
+	{"SCRIPT", "FLUSH"},
+	{"FUNCTION", "LIST"},
+	{"FCALL", "f", "0"},
+	{"INFO"},
+	{"DBSIZE"},
+	{"AUTH", "pw"},
+	{"AUTH", "default", "pw"},
+	{"QUIT"},
+}
+
+func TestServeNoAuthLikeRedis(t *testing.T) {
+	r := redistest.Start(t)
+	if err := r.Client(t).ConfigSet(context.Background(), "requirepass", "pw").Err(); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, Config{Addr: "127.0.0.1:0", Password: "pw", Ready: func(a net.Addr) { ready <- a }})
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-ready:
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+	}
+	for _, args := range noAuthCases {
+		want := firstReplyLine(t, r.Addr, args)
+		got := firstReplyLine(t, addr.String(), args)
+		if got != want {
+			t.Errorf("%q before AUTH:\n got %q\nwant %q (redis-server)", args, got, want)
+		}
+	}
+}
+
+// firstReplyLine sends args on a fresh connection to addr and returns the
+// reply's first line: the whole of an error, a status or a count.
+func firstReplyLine(t *testing.T, addr string, args []string) string {
+	t.Helper()
+	c, err := net.DialTimeout("tcp", addr, 2*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.SetDeadline(time.Now().Add(5 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "*%d\r\n", len(args))
+	for _, a := range args {
+		fmt.Fprintf(&b, "$%d\r\n%s\r\n", len(a), a)
+	}
+	if _, err := c.Write([]byte(b.String())); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(c).ReadString('\n')
+	if err != nil {
+		t.Fatalf("%q to %s: %v", args, addr, err)
+	}
+	return strings.TrimSuffix(line, "\r\n")
+}
