@@ -73,7 +73,7 @@ func runDoc(e *env, args []string) int {
 	stale, err := writeOrDiff(e, *out, page, *check)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "scriptgen doc:", err)
-		return ExitUsage
+		return ExitFindings
 	}
 	if stale {
 		fmt.Fprintf(e.stderr, "scriptgen doc: %s is stale; run scriptgen doc without -diff\n", *out)
