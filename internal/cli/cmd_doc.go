@@ -48,10 +48,14 @@ func runDoc(e *env, args []string) int {
 		return ExitUsage
 	}
 	if len(errs) > 0 {
+		code := ExitFindings
 		for _, x := range errs {
 			fmt.Fprintln(e.stderr, x)
+			if x.Syntax {
+				code = ExitUsage
+			}
 		}
-		return ExitFindings
+		return code
 	}
 	if len(scripts) == 0 {
 		fmt.Fprintf(e.stderr, "scriptgen doc: no scripts in %s\n", dir)

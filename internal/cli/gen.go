@@ -112,15 +112,15 @@ func render(e *env, cmd string, paths []string, dir string, check bool, ext stri
 // cleanScripts loads and lints; on findings it prints them and returns nil.
 func cleanScripts(e *env, cmd string, paths []string) ([]*script.Script, int) {
 	scripts, findings, code := loadAndLint(e, paths)
-	if code != ExitOK {
-		return nil, code
+	if findings == nil && code == ExitUsage {
+		return nil, code // unreadable
 	}
 	if len(findings) > 0 {
 		for _, f := range findings {
 			fmt.Fprintln(e.stderr, f)
 		}
 		fmt.Fprintf(e.stderr, "scriptgen %s: %d lint finding(s); nothing written\n", cmd, len(findings))
-		return nil, ExitFindings
+		return nil, code
 	}
 	if len(scripts) == 0 {
 		fmt.Fprintf(e.stderr, "scriptgen %s: no scripts in %s\n", cmd, strings.Join(paths, " "))
