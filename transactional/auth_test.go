@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/internal/redistest"
 )
 
@@ -65,6 +67,9 @@ var noAuthCases = [][]string{
 	{"INFO"},
 	{"DBSIZE"},
 	{"AUTH", "pw"},
+	{"AUTH", "bad"},
+	{"AUTH", "nobody", "pw"},
+	{"HELLO", "3", "AUTH", "default", "bad"},
 	{"AUTH", "default", "pw"},
 	{"QUIT"},
 }
@@ -121,4 +126,45 @@ func firstReplyLine(t *testing.T, addr string, args []string) string {
 		t.Fatalf("%q to %s: %v", args, addr, err)
 	}
 	return strings.TrimSuffix(line, "\r\n")
+}
+
+// TestServeNoAuthCannotKill: SCRIPT KILL before AUTH, while a script runs,
+// gets NOAUTH and leaves the script running; the owner's kill stops it.
+func TestServeNoAuthCannotKill(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	ready := make(chan net.Addr, 1)
+	go Serve(ctx, Config{Addr: "127.0.0.1:0", Password: "pw", Ready: func(a net.Addr) { ready <- a }})
+	addr := (<-ready).String()
+	owner := redis.NewClient(&redis.Options{Addr: addr, Password: "pw", MaxRetries: -1, ReadTimeout: 10 * time.Second})
+	defer owner.Close()
+	// Authenticated before the script runs: AUTH waits for the busy
+	// threshold (5 s) once it does, as in Redis.
+	killer := redis.NewClient(&redis.Options{Addr: addr, Password: "pw", MaxRetries: -1, PoolSize: 1})
+	defer killer.Close()
+	if err := killer.Ping(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	ran := make(chan error, 1)
+	go func() { ran <- owner.Eval(ctx, "while true do end", nil).Err() }()
+	time.Sleep(200 * time.Millisecond) // the script is running
+	if got := firstReplyLine(t, addr, []string{"SCRIPT", "KILL"}); got != "-NOAUTH Authentication required." {
+		t.Errorf("SCRIPT KILL before AUTH: %q, want NOAUTH", got)
+	}
+	select {
+	case err := <-ran:
+		t.Fatalf("the script stopped after a SCRIPT KILL before AUTH: %v", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	if err := killer.ScriptKill(ctx).Err(); err != nil {
+		t.Errorf("SCRIPT KILL after AUTH: %v", err)
+	}
+	select {
+	case err := <-ran:
+		if err == nil || !strings.Contains(err.Error(), "Script killed") {
+			t.Errorf("killed script: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the script ran on after SCRIPT KILL")
+	}
 }

@@ -94,11 +94,11 @@ func (m *Miniredis) cmdAuth(c *server.Peer, cmd string, args []string) {
 		}
 		setPW, ok := m.passwords[opts.username]
 		if !ok {
-			c.WriteError("WRONGPASS invalid username-password pair")
+			c.WriteError(MsgWrongPass)
 			return
 		}
 		if setPW != opts.password {
-			c.WriteError("WRONGPASS invalid username-password pair")
+			c.WriteError(MsgWrongPass)
 			return
 		}
 
@@ -163,11 +163,11 @@ func (m *Miniredis) cmdHello(c *server.Peer, cmd string, args []string) {
 	if checkAuth {
 		setPW, ok := m.passwords[opts.username]
 		if !ok {
-			c.WriteError("WRONGPASS invalid username-password pair")
+			c.WriteError(MsgWrongPass)
 			return
 		}
 		if setPW != opts.password {
-			c.WriteError("WRONGPASS invalid username-password pair")
+			c.WriteError(MsgWrongPass)
 			return
 		}
 		getCtx(c).authenticated = true
