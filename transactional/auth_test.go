@@ -81,20 +81,10 @@ func TestServeNoAuthLikeRedis(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- Serve(ctx, Config{Addr: "127.0.0.1:0", Password: "pw", Ready: func(a net.Addr) { ready <- a }})
-	}()
-	var addr net.Addr
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("serve: %v", err)
-	}
+	addr, _ := startServe(t, ctx, Config{Addr: "127.0.0.1:0", Password: "pw"})
 	for _, args := range noAuthCases {
 		want := firstReplyLine(t, r.Addr, args)
-		got := firstReplyLine(t, addr.String(), args)
+		got := firstReplyLine(t, addr, args)
 		if got != want {
 			t.Errorf("%q before AUTH:\n got %q\nwant %q (redis-server)", args, got, want)
 		}
@@ -133,9 +123,7 @@ func firstReplyLine(t *testing.T, addr string, args []string) string {
 func TestServeNoAuthCannotKill(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	ready := make(chan net.Addr, 1)
-	go Serve(ctx, Config{Addr: "127.0.0.1:0", Password: "pw", Ready: func(a net.Addr) { ready <- a }})
-	addr := (<-ready).String()
+	addr, _ := startServe(t, ctx, Config{Addr: "127.0.0.1:0", Password: "pw"})
 	owner := redis.NewClient(&redis.Options{Addr: addr, Password: "pw", MaxRetries: -1, ReadTimeout: 10 * time.Second})
 	defer owner.Close()
 	// Authenticated before the script runs: AUTH waits for the busy
@@ -166,5 +154,22 @@ func TestServeNoAuthCannotKill(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the script ran on after SCRIPT KILL")
+	}
+}
+
+// startServe runs Serve(ctx, cfg) and returns the address it listens on,
+// and the channel Serve's result comes on once ctx is cancelled.
+func startServe(t *testing.T, ctx context.Context, cfg Config) (string, <-chan error) {
+	t.Helper()
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	cfg.Ready = func(a net.Addr) { ready <- a }
+	go func() { done <- Serve(ctx, cfg) }()
+	select {
+	case a := <-ready:
+		return a.String(), done
+	case err := <-done:
+		t.Fatalf("serve: %v", err)
+		return "", nil
 	}
 }
