@@ -123,11 +123,16 @@ func firstReplyLine(t *testing.T, addr string, args []string) string {
 func TestServeNoAuthCannotKill(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	addr, _ := startServe(t, ctx, Config{Addr: "127.0.0.1:0", Password: "pw"})
+	e := newEngine(t, WithPassword("pw"), WithTimeLimit(0), WithBusyReplyThreshold(300*time.Millisecond), WithRealTime())
+	a, err := e.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := a.String()
 	owner := redis.NewClient(&redis.Options{Addr: addr, Password: "pw", MaxRetries: -1, ReadTimeout: 10 * time.Second})
 	defer owner.Close()
 	// Authenticated before the script runs: AUTH waits for the busy
-	// threshold (5 s) once it does, as in Redis.
+	// threshold once it does, as in Redis.
 	killer := redis.NewClient(&redis.Options{Addr: addr, Password: "pw", MaxRetries: -1, PoolSize: 1})
 	defer killer.Close()
 	if err := killer.Ping(ctx).Err(); err != nil {
@@ -135,9 +140,13 @@ func TestServeNoAuthCannotKill(t *testing.T) {
 	}
 	ran := make(chan error, 1)
 	go func() { ran <- owner.Eval(ctx, "while true do end", nil).Err() }()
-	time.Sleep(200 * time.Millisecond) // the script is running
+	time.Sleep(100 * time.Millisecond) // the script is running
+	start := time.Now()
 	if got := firstReplyLine(t, addr, []string{"SCRIPT", "KILL"}); got != "-NOAUTH Authentication required." {
 		t.Errorf("SCRIPT KILL before AUTH: %q, want NOAUTH", got)
+	}
+	if waited := time.Since(start); waited < 150*time.Millisecond {
+		t.Errorf("NOAUTH after %v, before the busy threshold: Redis reads nothing until then", waited)
 	}
 	select {
 	case err := <-ran:

@@ -27,8 +27,15 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 	if e.opts.realTime && e.running.Load() == nil {
 		e.followWallClock()
 	}
-	if e.opts.password != "" && !miniredis.PeerAuthenticated(c) && e.refuseUnauthenticated(c, cmd, args) {
-		return true
+	if e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
+		// Redis reads nothing while a script runs, until the busy
+		// threshold; then it refuses before it answers BUSY.
+		if r := e.running.Load(); r != nil && r.caller != c {
+			e.waitBusy(r)
+		}
+		if e.refuseUnauthenticated(c, cmd, args) {
+			return true
+		}
 	}
 	if r := e.running.Load(); r != nil && r.caller != c {
 		if e.whileBusy(c, r, cmd, args) {
@@ -78,17 +85,8 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 		}
 		return true
 	}
-	// Redis reads nothing while a script runs until the threshold; then it
-	// answers everyone with BUSY. A command that arrives early waits for
-	// whichever comes first.
-	if wait := e.opts.busyThreshold - time.Since(r.start); wait > 0 {
-		t := time.NewTimer(wait)
-		defer t.Stop()
-		select {
-		case <-r.finishedChan():
-			return false
-		case <-t.C:
-		}
+	if !e.waitBusy(r) {
+		return false
 	}
 	if info := lookupCommand(append([]string{cmd}, args...)); info != nil && info.Flags.Has(commands.AllowBusy) {
 		return false
@@ -99,6 +97,24 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 		writeError(c, miniredis.MsgBusy)
 	}
 	return true
+}
+
+// waitBusy waits, as Redis does, for whichever comes first: r's end, or
+// the busy threshold, after which Redis answers everyone with BUSY. It
+// reports whether r still runs.
+func (e *Engine) waitBusy(r *run) bool {
+	wait := e.opts.busyThreshold - time.Since(r.start)
+	if wait <= 0 {
+		return true
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-r.finishedChan():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // scriptCommand validates one of our commands as Redis does before running
