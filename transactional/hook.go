@@ -27,6 +27,16 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 	if e.opts.realTime && e.running.Load() == nil {
 		e.followWallClock()
 	}
+	if e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
+		// Redis reads nothing while a script runs, until the busy
+		// threshold; then it refuses before it answers BUSY.
+		if r := e.running.Load(); r != nil && r.caller != c {
+			e.waitBusy(r)
+		}
+		if e.refuseUnauthenticated(c, cmd, args) {
+			return true
+		}
+	}
 	if r := e.running.Load(); r != nil && r.caller != c {
 		if e.whileBusy(c, r, cmd, args) {
 			return true
@@ -75,17 +85,8 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 		}
 		return true
 	}
-	// Redis reads nothing while a script runs until the threshold; then it
-	// answers everyone with BUSY. A command that arrives early waits for
-	// whichever comes first.
-	if wait := e.opts.busyThreshold - time.Since(r.start); wait > 0 {
-		t := time.NewTimer(wait)
-		defer t.Stop()
-		select {
-		case <-r.finishedChan():
-			return false
-		case <-t.C:
-		}
+	if !e.waitBusy(r) {
+		return false
 	}
 	if info := lookupCommand(append([]string{cmd}, args...)); info != nil && info.Flags.Has(commands.AllowBusy) {
 		return false
@@ -98,32 +99,32 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 	return true
 }
 
+// waitBusy waits, as Redis does, for whichever comes first: r's end, or
+// the busy threshold, after which Redis answers everyone with BUSY. It
+// reports whether r still runs.
+func (e *Engine) waitBusy(r *run) bool {
+	wait := e.opts.busyThreshold - time.Since(r.start)
+	if wait <= 0 {
+		return true
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-r.finishedChan():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
 // scriptCommand validates one of our commands as Redis does before running
 // it (arity, AUTH, pub/sub mode, MULTI queueing), then runs it under
 // miniredis's lock.
 func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
-	full := append([]string{cmd}, args...)
-	info := lookupCommand(full)
+	if _, ok := checkArity(c, cmd, args); !ok {
+		return
+	}
 	lower := strings.ToLower(cmd)
-	if info == nil {
-		// An unknown subcommand of SCRIPT or FUNCTION.
-		miniredis.MarkPeerDirty(c)
-		if len(args) == 0 {
-			writeError(c, fmt.Sprintf(miniredis.MsgWrongNumber, lower))
-		} else {
-			writeError(c, fmt.Sprintf(miniredis.MsgUnknownSubcommand, strings.ToLower(args[0]), cmd))
-		}
-		return
-	}
-	if !info.ArityOK(len(full)) {
-		miniredis.MarkPeerDirty(c)
-		name := lower
-		if strings.Contains(info.Name, "|") {
-			name = lower + "|" + strings.ToLower(args[0])
-		}
-		writeError(c, fmt.Sprintf(miniredis.MsgWrongNumber, name))
-		return
-	}
 	if e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
 		writeError(c, miniredis.MsgNoAuth)
 		return
@@ -150,6 +151,55 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 	e.m.Lock()
 	defer e.m.Unlock()
 	e.runCommand(c, cmd, args)
+}
+
+// checkArity looks a command of Redis's table up and answers, as Redis does
+// before anything else, an unknown subcommand or a wrong number of
+// arguments; ok is false when it replied.
+func checkArity(c *server.Peer, cmd string, args []string) (info *commands.Command, ok bool) {
+	full := append([]string{cmd}, args...)
+	info = lookupCommand(full)
+	lower := strings.ToLower(cmd)
+	if info == nil {
+		miniredis.MarkPeerDirty(c)
+		if len(args) == 0 {
+			writeError(c, fmt.Sprintf(miniredis.MsgWrongNumber, lower))
+		} else {
+			writeError(c, fmt.Sprintf(miniredis.MsgUnknownSubcommand, strings.ToLower(args[0]), cmd))
+		}
+		return nil, false
+	}
+	if !info.ArityOK(len(full)) {
+		miniredis.MarkPeerDirty(c)
+		name := lower
+		if strings.Contains(info.Name, "|") {
+			name = lower + "|" + strings.ToLower(args[0])
+		}
+		writeError(c, fmt.Sprintf(miniredis.MsgWrongNumber, name))
+		return nil, false
+	}
+	return info, true
+}
+
+// refuseUnauthenticated answers a connection that has not passed AUTH as
+// Redis's processCommand does, and reports whether it replied: an unknown
+// command is miniredis's to refuse, a bad subcommand or arity gets its
+// error, and everything but AUTH, HELLO, QUIT and RESET (Redis's no-auth
+// commands) gets NOAUTH. It runs before the busy check because Redis
+// refuses before it: SCRIPT KILL from a stranger must not stop a script.
+func (e *Engine) refuseUnauthenticated(c *server.Peer, cmd string, args []string) bool {
+	if lookupCommand([]string{cmd}) == nil {
+		return false
+	}
+	info, ok := checkArity(c, cmd, args)
+	if !ok {
+		return true
+	}
+	if info.Flags.Has(commands.NoAuth) {
+		return false
+	}
+	writeError(c, miniredis.MsgNoAuth)
+	return true
 }
 
 // validateSubcommand catches the argument errors Redis reports while

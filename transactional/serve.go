@@ -2,6 +2,7 @@ package transactional
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"time"
@@ -21,6 +22,11 @@ type Config struct {
 	// because the engine has no TLS and no ACLs: it is meant for one
 	// machine's tools and tests.
 	AllowRemote bool
+	// Unprotected lets AllowRemote serve without a Password: Redis's
+	// protected-mode no. Protected by default, as Redis is, because a
+	// remote address with no password hands the keyspace and EVAL to
+	// anyone who can reach the port.
+	Unprotected bool
 	// Ready, when set, is called once with the address Serve listens on,
 	// which tells the caller the port chosen for a port of 0.
 	Ready func(addr net.Addr)
@@ -34,12 +40,20 @@ func (e *NotLoopbackError) Error() string {
 	return fmt.Sprintf("refusing to listen on non-loopback address %q without AllowRemote", e.Addr)
 }
 
+// ErrProtected is Serve's error for a Config with AllowRemote, no Password
+// and not Unprotected.
+var ErrProtected = errors.New("refusing to serve a non-loopback address without a password in protected mode: set a password, or turn protected mode off")
+
 // Serve runs a fresh engine, in real time, as a RESP server on cfg.Addr
 // until ctx is cancelled, then closes it. It returns an error only when it
-// cannot start listening: a *NotLoopbackError, or the listener's error.
+// cannot start listening: a *NotLoopbackError, ErrProtected, or the
+// listener's error.
 func Serve(ctx context.Context, cfg Config) error {
 	if !cfg.AllowRemote && !isLoopback(cfg.Addr) {
 		return &NotLoopbackError{cfg.Addr}
+	}
+	if cfg.AllowRemote && cfg.Password == "" && !cfg.Unprotected {
+		return ErrProtected
 	}
 	opts := []Option{WithTimeLimit(cfg.TimeLimit), WithRealTime()}
 	if cfg.Password != "" {

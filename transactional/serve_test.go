@@ -3,7 +3,6 @@ package transactional
 import (
 	"context"
 	"errors"
-	"net"
 	"testing"
 	"time"
 
@@ -25,18 +24,8 @@ func TestServe(t *testing.T) {
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
-	ready := make(chan net.Addr, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- Serve(ctx, Config{Addr: "127.0.0.1:0", Password: "pw", Ready: func(a net.Addr) { ready <- a }})
-	}()
-	var addr net.Addr
-	select {
-	case addr = <-ready:
-	case err := <-done:
-		t.Fatalf("serve: %v", err)
-	}
-	c := redis.NewClient(&redis.Options{Addr: addr.String(), Password: "pw"})
+	addr, done := startServe(t, ctx, Config{Addr: "127.0.0.1:0", Password: "pw"})
+	c := redis.NewClient(&redis.Options{Addr: addr, Password: "pw"})
 	defer c.Close()
 	if got, err := c.Eval(context.Background(), "return cjson.encode({})", nil).Result(); err != nil || got != "{}" {
 		t.Errorf("EVAL over serve: %v, %v", got, err)

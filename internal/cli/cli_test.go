@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -59,6 +60,7 @@ func TestServeUsageErrors(t *testing.T) {
 		err  string
 	}{
 		{[]string{"-addr", "0.0.0.0:0"}, `refusing to listen on non-loopback address "0.0.0.0:0" without -allow-remote`},
+		{[]string{"-addr", "0.0.0.0:0", "-allow-remote"}, "refusing -allow-remote without -requirepass"},
 		{[]string{"-bogus"}, "flag provided but not defined"},
 		{[]string{"extra"}, "unexpected argument"},
 		{[]string{"-addr", "127.0.0.1:-1"}, "scriptgen serve: listen tcp"},
@@ -91,6 +93,71 @@ func TestExitCodes(t *testing.T) {
 		var out, errOut strings.Builder
 		if got := RunContext(context.Background(), tc.args, nil, &out, &errOut); got != tc.code {
 			t.Errorf("scriptgen %v: exit %d, want %d (stderr %q)", tc.args, got, tc.code, errOut.String())
+		}
+	}
+}
+
+// TestExitCodeTable holds every command to one table: 0 clean, 1 findings
+// or failures, 2 usage, unreadable input or a syntax error.
+func TestExitCodeTable(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"ok/a.lua":           "--! name: a\n--! doc: Reads a.\n--! key: k\nreturn redis.call('GET', KEYS[1])\n",
+		"ok/a_test.lua":      "function test_a() t.eq(1, 1) end\n",
+		"finding/a.lua":      "--! name: a\n--! key: k\nreturn redis.call('GET', KEYS[2])\n",
+		"header/a.lua":       "--! name: a\n--! key: k\n--! flags: nonsense\nreturn redis.call('GET', KEYS[1])\n",
+		"syntax/a.lua":       "--! name: a\n--! key: k\nreturn redis.call('GET', KEYS[1]\n",
+		"syntax/a_test.lua":  "function test_a() end\n",
+		"failing/a.lua":      "--! name: a\n--! key: k\nreturn redis.call('GET', KEYS[1])\n",
+		"failing/a_test.lua": "function test_a() t.eq(1, 2) end\n",
+		"tsyntax/a_test.lua": "function test_a() t.eq(1, 2\n",
+	}
+	for n, s := range files {
+		write(t, filepath.Join(dir, n), s)
+	}
+	at := func(p string) string { return filepath.Join(dir, p) }
+	out := func(p string) string { return filepath.Join(t.TempDir(), p) }
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"lint", at("ok")}, ExitOK},
+		{[]string{"lint", at("finding")}, ExitFindings},
+		{[]string{"lint", at("header")}, ExitFindings},
+		{[]string{"lint", at("syntax")}, ExitUsage},
+		{[]string{"lint", at("missing")}, ExitUsage},
+		{[]string{"lint", "-bogus", at("ok")}, ExitUsage},
+		{[]string{"bundle", "-o", out("b"), at("ok")}, ExitOK},
+		{[]string{"bundle", "-o", out("b"), at("finding")}, ExitFindings},
+		{[]string{"bundle", "-o", out("b"), at("header")}, ExitFindings},
+		{[]string{"bundle", "-o", out("b"), at("syntax")}, ExitUsage},
+		{[]string{"bundle", "-o", out("b"), at("missing")}, ExitUsage},
+		{[]string{"gen", "-pkg", "p", "-o", out("g"), at("ok")}, ExitOK},
+		{[]string{"gen", "-pkg", "p", "-o", out("g"), at("finding")}, ExitFindings},
+		{[]string{"gen", "-pkg", "p", "-o", out("g"), at("header")}, ExitFindings},
+		{[]string{"gen", "-pkg", "p", "-o", out("g"), at("syntax")}, ExitUsage},
+		{[]string{"gen", "-pkg", "p", "-o", out("g"), at("missing")}, ExitUsage},
+		{[]string{"doc", at("ok")}, ExitOK},
+		{[]string{"doc", at("header")}, ExitFindings},
+		{[]string{"doc", at("syntax")}, ExitUsage},
+		{[]string{"doc", at("missing")}, ExitUsage},
+		{[]string{"doc"}, ExitUsage},
+		{[]string{"test", at("ok")}, ExitOK},
+		{[]string{"test", at("failing")}, ExitFindings},
+		{[]string{"test", at("syntax")}, ExitUsage},
+		{[]string{"test", at("tsyntax")}, ExitUsage},
+		{[]string{"test", at("missing")}, ExitUsage},
+		{[]string{"crc", "-width", "16", "-poly", "0x1021", "-name", "x", "-pkg", "p", "-o", out("c.go")}, ExitOK},
+		{[]string{"crc", "-width", "16"}, ExitUsage},
+		{[]string{"crc", "-verify-rdb", at("ok/a.lua")}, ExitFindings},
+		{[]string{"serve", "-bogus"}, ExitUsage},
+		{[]string{"version"}, ExitOK},
+		{[]string{"help", "lint"}, ExitOK},
+		{[]string{"help", "nope"}, ExitUsage},
+	} {
+		var stdout, stderr strings.Builder
+		if got := RunContext(context.Background(), tc.args, nil, &stdout, &stderr); got != tc.code {
+			t.Errorf("scriptgen %q: exit %d, want %d (stderr %q)", tc.args, got, tc.code, stderr.String())
 		}
 	}
 }

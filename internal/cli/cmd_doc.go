@@ -48,10 +48,14 @@ func runDoc(e *env, args []string) int {
 		return ExitUsage
 	}
 	if len(errs) > 0 {
+		code := ExitFindings
 		for _, x := range errs {
 			fmt.Fprintln(e.stderr, x)
+			if x.Syntax {
+				code = ExitUsage
+			}
 		}
-		return ExitFindings
+		return code
 	}
 	if len(scripts) == 0 {
 		fmt.Fprintf(e.stderr, "scriptgen doc: no scripts in %s\n", dir)
@@ -73,7 +77,7 @@ func runDoc(e *env, args []string) int {
 	stale, err := writeOrDiff(e, *out, page, *check)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "scriptgen doc:", err)
-		return ExitUsage
+		return ExitFindings
 	}
 	if stale {
 		fmt.Fprintf(e.stderr, "scriptgen doc: %s is stale; run scriptgen doc without -diff\n", *out)

@@ -4,7 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -119,11 +119,11 @@ func crcCommand(args []string, stdout, stderr io.Writer) int {
 	if *out == "" {
 		_, err = stdout.Write(src)
 	} else {
-		err = os.WriteFile(*out, src, 0o644)
+		err = commit(filepath.Dir(*out), map[string][]byte{*out: src}, nil)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "scriptgen crc: %v\n", err)
-		return 2
+		return ExitFindings
 	}
 	return 0
 }

@@ -112,15 +112,15 @@ func render(e *env, cmd string, paths []string, dir string, check bool, ext stri
 // cleanScripts loads and lints; on findings it prints them and returns nil.
 func cleanScripts(e *env, cmd string, paths []string) ([]*script.Script, int) {
 	scripts, findings, code := loadAndLint(e, paths)
-	if code != ExitOK {
-		return nil, code
+	if findings == nil && code == ExitUsage {
+		return nil, code // unreadable
 	}
 	if len(findings) > 0 {
 		for _, f := range findings {
 			fmt.Fprintln(e.stderr, f)
 		}
 		fmt.Fprintf(e.stderr, "scriptgen %s: %d lint finding(s); nothing written\n", cmd, len(findings))
-		return nil, ExitFindings
+		return nil, code
 	}
 	if len(scripts) == 0 {
 		fmt.Fprintf(e.stderr, "scriptgen %s: no scripts in %s\n", cmd, strings.Join(paths, " "))
@@ -131,44 +131,58 @@ func cleanScripts(e *env, cmd string, paths []string) ([]*script.Script, int) {
 
 // emit writes files under dir, or with check compares them. Generated files
 // (by header, with suffix ext when set) that are no longer produced are
-// removed, or reported as stale.
+// removed, or reported as stale. Writing is all or nothing (commit): a
+// failure leaves dir as it was.
 func emit(e *env, cmd, dir string, files map[string][]byte, check bool, ext string) int {
 	names := make([]string, 0, len(files))
 	for n := range files {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	stale := false
+	writes := map[string][]byte{}
 	for _, n := range names {
-		differs, err := writeOrDiff(e, filepath.Join(dir, filepath.FromSlash(n)), files[n], check)
+		path := filepath.Join(dir, filepath.FromSlash(n))
+		differs, err := diffFile(e, path, files[n], check)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "scriptgen %s: %v\n", cmd, err)
-			return ExitUsage
+			return ExitFindings
 		}
-		stale = stale || differs
+		if differs {
+			writes[path] = files[n]
+		}
 	}
-	for _, old := range orphans(dir, files, ext) {
-		if check {
-			stale = true
+	gone := orphans(dir, files, ext)
+	if check {
+		for _, old := range gone {
 			fmt.Fprintf(e.stdout, "%s: generated before, no longer produced\n", old)
-			continue
 		}
-		if err := os.Remove(old); err != nil {
-			fmt.Fprintf(e.stderr, "scriptgen %s: %v\n", cmd, err)
-			return ExitUsage
+		if len(writes) > 0 || len(gone) > 0 {
+			fmt.Fprintf(e.stderr, "scriptgen %s: files in %s are stale; run scriptgen %s without -diff\n", cmd, dir, cmd)
+			return ExitFindings
 		}
+		return ExitOK
 	}
-	if stale {
-		fmt.Fprintf(e.stderr, "scriptgen %s: files in %s are stale; run scriptgen %s without -diff\n", cmd, dir, cmd)
+	if err := commit(dir, writes, gone); err != nil {
+		fmt.Fprintf(e.stderr, "scriptgen %s: %v; nothing written\n", cmd, err)
 		return ExitFindings
 	}
 	return ExitOK
 }
 
-// writeOrDiff writes data to path unless the file already holds it; with
-// check it writes nothing and prints a unified diff instead. stale reports
-// a check that found a difference.
+// writeOrDiff writes data to path (all or nothing) unless the file already
+// holds it; with check it writes nothing and prints a unified diff instead.
+// stale reports a check that found a difference.
 func writeOrDiff(e *env, path string, data []byte, check bool) (stale bool, err error) {
+	differs, err := diffFile(e, path, data, check)
+	if err != nil || !differs || check {
+		return differs, err
+	}
+	return false, commit(filepath.Dir(path), map[string][]byte{path: data}, nil)
+}
+
+// diffFile reports whether path does not hold data, and with check prints
+// the unified diff.
+func diffFile(e *env, path string, data []byte, check bool) (bool, error) {
 	old, err := os.ReadFile(path)
 	if err != nil && !os.IsNotExist(err) {
 		return false, err
@@ -178,12 +192,8 @@ func writeOrDiff(e *env, path string, data []byte, check bool) (stale bool, err 
 	}
 	if check {
 		e.stdout.Write(diff.Diff(path+" (on disk)", old, path+" (generated)", data))
-		return true, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, err
-	}
-	return false, os.WriteFile(path, data, 0o644)
+	return true, nil
 }
 
 // orphans lists files under dir that carry scriptgen's header (or, for

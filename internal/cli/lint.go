@@ -105,12 +105,16 @@ func runLint(e *env, args []string) int {
 
 // loadAndLint loads and lints for the stages that refuse scripts with
 // findings (gen, bundle): only error-severity findings come back, so that
-// warnings do not stop generation.
-func loadAndLint(e *env, paths []string) ([]*script.Script, []lint.Finding, int) {
+// warnings do not stop generation. code is what the command exits with when
+// there are findings: ExitUsage for a syntax error, as lint's.
+func loadAndLint(e *env, paths []string) (scripts []*script.Script, findings []lint.Finding, code int) {
 	res, err := lint.Paths(lint.Options{}, paths...)
 	if err != nil {
 		fmt.Fprintln(e.stderr, "scriptgen:", err)
 		return nil, nil, ExitUsage
 	}
-	return res.Scripts, res.Errors(), ExitOK
+	if res.Syntax() {
+		return res.Scripts, res.Errors(), ExitUsage
+	}
+	return res.Scripts, res.Errors(), ExitFindings
 }

@@ -33,8 +33,9 @@ In a test file:
 	clock.advance(500)               -- virtual ms; real sleep with -redis
 	t.ne, t.ok, t.err(fn, 'substring'), t.fail, t.log
 
-Exit status is 1 when a test fails, 2 when the files cannot be read or the
-server cannot be reached.
+Exit status is 1 when a test fails, 2 when the files cannot be read, a test
+file or a script it tests has a syntax error, or the server cannot be
+reached.
 `, run: runTest})
 }
 
@@ -75,7 +76,10 @@ func runTest(e *env, args []string) int {
 		fmt.Fprintln(e.stderr, "scriptgen test:", err)
 		return ExitUsage
 	}
-	if res.Failed > 0 {
+	switch {
+	case res.Syntax > 0:
+		return ExitUsage
+	case res.Failed > 0:
 		return ExitFindings
 	}
 	return ExitOK

@@ -40,6 +40,10 @@ type Options struct {
 // Result counts what ran.
 type Result struct {
 	Files, Passed, Failed, Skipped int
+	// Syntax counts the failures that were Lua syntax errors, in a test
+	// file or in a script it tests: the command line exits 2 for those, as
+	// lint does.
+	Syntax int
 }
 
 // target is where commands and scripts run.
@@ -122,6 +126,12 @@ func (fr *fileRun) run(res *Result) bool {
 	if err != nil {
 		fr.rep.output("", fmt.Sprintf("--- FAIL: %s [setup]\n%s\n", filepath.Base(fr.path), indent(err.Error())))
 		res.Failed++
+		for _, e := range errs {
+			if e.Syntax {
+				res.Syntax++
+				break
+			}
+		}
 		return false
 	}
 	for _, s := range scripts {
@@ -136,7 +146,14 @@ func (fr *fileRun) run(res *Result) bool {
 	L := lua.NewState()
 	defer L.Close()
 	fr.install(L)
-	if err := L.DoFile(fr.path); err != nil {
+	fn, err := L.LoadFile(fr.path)
+	if err == nil {
+		L.Push(fn)
+		err = L.PCall(0, lua.MultRet, nil)
+	} else {
+		res.Syntax++
+	}
+	if err != nil {
 		fr.rep.output("", fmt.Sprintf("--- FAIL: %s [load]\n%s\n", filepath.Base(fr.path), indent(err.Error())))
 		res.Failed++
 		return false

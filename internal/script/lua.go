@@ -69,6 +69,7 @@ func ReadLua(path, text string) *Lua {
 		if !errors.As(err, &e) {
 			e = &Error{Path: path, Pos: Pos{Line: 1, Col: 1}, Msg: err.Error()}
 		}
+		e.Syntax = true
 		l.Syntax = e
 		return l
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // HeaderKeys are the keys a `--!` line may use, in the order the docs list them.
@@ -155,9 +156,30 @@ func splitField(indent int, text string) (key, value string, keyCol, valCol int,
 	return key, strings.TrimRight(trimmedVal, " \t"), keyCol, valCol, true
 }
 
+// badText finds the first byte of s that header text may not hold: invalid
+// UTF-8, NUL or another control character than tab. col is its 1-based
+// byte column in s, 0 when there is none.
+func badText(s string) (col int, what string) {
+	for i, r := range s {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(s[i:], "\uFFFD"):
+			return i + 1, fmt.Sprintf("invalid UTF-8 (byte %#02x)", s[i])
+		case r == 0:
+			return i + 1, "NUL byte"
+		case r != '\t' && unicode.IsControl(r):
+			return i + 1, fmt.Sprintf("control character %U", r)
+		}
+	}
+	return 0, ""
+}
+
 // headerLine parses one `--! key: value` line; indent is the byte offset of
 // "--!" in the line.
 func (p *parser) headerLine(n, indent int, text string) {
+	if col, what := badText(text); col > 0 {
+		p.errorf(n, indent+col, "%s in a header line: header text is UTF-8 with no control characters but tab (it ends up in Go comments and docs)", what)
+		return
+	}
 	key, value, keyCol, valCol, ok := splitField(indent, text)
 	if !ok {
 		p.errorf(n, keyCol, "expected `--! key: value`; valid keys: %s", strings.Join(HeaderKeys, ", "))

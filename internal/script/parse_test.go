@@ -93,6 +93,8 @@ func TestParseSingleReturnAndDefaultName(t *testing.T) {
 	}
 }
 
+const headerText = "header text is UTF-8 with no control characters but tab (it ends up in Go comments and docs)"
+
 func TestParseErrors(t *testing.T) {
 	for _, tc := range []struct {
 		name, src string
@@ -138,6 +140,14 @@ func TestParseErrors(t *testing.T) {
 		{"shebang", "#!python\n", []string{`p.lua:1:1: unexpected shebang "#!python": Redis accepts only #!lua`}},
 		{"shebang option", "#!lua flag=x\n", []string{`p.lua:1:7: unknown shebang option "flag=x"; valid options: flags=, name=`}},
 		{"shebang flag", "#!lua flags=no-writes,bogus\n", []string{`p.lua:1:23: unknown flag "bogus"; valid flags: allow-cross-slot-keys, allow-oom, allow-stale, no-cluster, no-writes, transactional`}},
+		{"doc nul", "--! doc: a\x00b\n", []string{"p.lua:1:11: NUL byte in a header line: " + headerText}},
+		{"doc control", "--! doc: a\x1bb\n", []string{"p.lua:1:11: control character U+001B in a header line: " + headerText}},
+		{"doc cr", "--! doc: a\rb\r\n", []string{"p.lua:1:11: control character U+000D in a header line: " + headerText}},
+		{"doc del", "  --! doc: \x7f\n", []string{"p.lua:1:12: control character U+007F in a header line: " + headerText}},
+		{"doc c1", "--! doc: \u0085\n", []string{"p.lua:1:10: control character U+0085 in a header line: " + headerText}},
+		{"doc utf-8", "--! doc: caf\xe9\n", []string{"p.lua:1:13: invalid UTF-8 (byte 0xe9) in a header line: " + headerText}},
+		{"key utf-8", "--! key: k  \xff\xfe\n", []string{"p.lua:1:13: invalid UTF-8 (byte 0xff) in a header line: " + headerText}},
+		{"doc fine", "--! doc: tab\there, caf\u00e9, \uFFFD, emoji \U0001F600\n", nil},
 		{"many", "--! name: a\n--! key: K\n--! arg: x y\n", []string{
 			`p.lua:2:10: key "K": invalid name: use lower snake_case (a-z, 0-9, _), starting with a letter`,
 			`p.lua:3:12: arg x: unknown type "y"; valid types: bool, bytes, duration, float, int, json, string`,

@@ -180,6 +180,9 @@ type Error struct {
 	Path string
 	Pos
 	Msg string
+	// Syntax marks the Lua parser's error, which the command line tells
+	// apart from the others (exit 2, as for unreadable input).
+	Syntax bool
 }
 
 func (e *Error) Error() string {

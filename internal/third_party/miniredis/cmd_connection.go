@@ -94,11 +94,11 @@ func (m *Miniredis) cmdAuth(c *server.Peer, cmd string, args []string) {
 		}
 		setPW, ok := m.passwords[opts.username]
 		if !ok {
-			c.WriteError("WRONGPASS invalid username-password pair")
+			c.WriteError(MsgWrongPass)
 			return
 		}
 		if setPW != opts.password {
-			c.WriteError("WRONGPASS invalid username-password pair")
+			c.WriteError(MsgWrongPass)
 			return
 		}
 
@@ -109,21 +109,23 @@ func (m *Miniredis) cmdAuth(c *server.Peer, cmd string, args []string) {
 
 // HELLO
 func (m *Miniredis) cmdHello(c *server.Peer, cmd string, args []string) {
-	if len(args) < 1 {
-		c.WriteError(errWrongNumber(cmd))
-		return
-	}
-
 	var opts struct {
 		version  int
 		username string
 		password string
 	}
 
-	if ok := optIntErr(c, args[0], &opts.version, "ERR Protocol version is not an integer or out of range"); !ok {
-		return
+	// scriptgen: HELLO alone keeps the protocol, as in Redis.
+	opts.version = 2
+	if c.Resp3 {
+		opts.version = 3
 	}
-	args = args[1:]
+	if len(args) > 0 {
+		if ok := optIntErr(c, args[0], &opts.version, "ERR Protocol version is not an integer or out of range"); !ok {
+			return
+		}
+		args = args[1:]
+	}
 
 	switch opts.version {
 	case 2, 3:
@@ -161,14 +163,19 @@ func (m *Miniredis) cmdHello(c *server.Peer, cmd string, args []string) {
 	if checkAuth {
 		setPW, ok := m.passwords[opts.username]
 		if !ok {
-			c.WriteError("WRONGPASS invalid username-password pair")
+			c.WriteError(MsgWrongPass)
 			return
 		}
 		if setPW != opts.password {
-			c.WriteError("WRONGPASS invalid username-password pair")
+			c.WriteError(MsgWrongPass)
 			return
 		}
 		getCtx(c).authenticated = true
+	}
+	if len(m.passwords) > 0 && !getCtx(c).authenticated {
+		// scriptgen: Redis answers nothing else of HELLO before AUTH.
+		c.WriteError(MsgNoAuthHello)
+		return
 	}
 
 	c.Resp3 = opts.version == 3

@@ -22,7 +22,7 @@ func TestAuth(t *testing.T) {
 		)
 		mustDo(t, c,
 			"AUTH", "wrongpasswd",
-			proto.Error("WRONGPASS invalid username-password pair"),
+			proto.Error(MsgWrongPass),
 		)
 		mustDo(t, c,
 			"AUTH", "nocomment",
@@ -44,11 +44,11 @@ func TestAuth(t *testing.T) {
 		)
 		mustDo(t, c,
 			"AUTH", "hello", "wrongpasswd",
-			proto.Error("WRONGPASS invalid username-password pair"),
+			proto.Error(MsgWrongPass),
 		)
 		mustDo(t, c,
 			"AUTH", "goodbye", "world",
-			proto.Error("WRONGPASS invalid username-password pair"),
+			proto.Error(MsgWrongPass),
 		)
 		mustDo(t, c,
 			"AUTH", "hello", "world",
@@ -313,10 +313,6 @@ func TestHello(t *testing.T) {
 		)
 
 		t.Run("errors", func(t *testing.T) {
-			mustDo(t, c,
-				"HELLO",
-				proto.Error(errWrongNumber("HELLO")),
-			)
 			mustDo(t, c,
 				"HELLO", "foo",
 				proto.Error("ERR Protocol version is not an integer or out of range"),

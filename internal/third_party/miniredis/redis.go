@@ -130,6 +130,8 @@ const (
 	MsgBusy              = "BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE."
 	MsgBusyFunction      = "BUSY Redis is busy running a script. You can only call FUNCTION KILL or SHUTDOWN NOSAVE."
 	MsgNoAuth            = "NOAUTH Authentication required."
+	MsgWrongPass         = "WRONGPASS invalid username-password pair or user is disabled."
+	MsgNoAuthHello       = "NOAUTH HELLO must be called with the client already authenticated, otherwise the HELLO AUTH <user> <pass> option can be used to authenticate the client and select the RESP protocol version at the same time"
 	MsgScriptKilled      = "ERR Script killed by user with SCRIPT KILL..."
 	MsgFunctionKilled    = MsgScriptKilled // Redis 7.0 words them alike
 	MsgWriteFromReadOnly = "ERR Write commands are not allowed from read-only scripts."
