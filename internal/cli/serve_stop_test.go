@@ -18,19 +18,7 @@ import (
 func TestServeStopsWithScriptRunning(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	pr, pw := io.Pipe()
-	var stderr strings.Builder
-	done := make(chan int, 1)
-	go func() {
-		done <- RunContext(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-time-limit", "0"}, nil, pw, &stderr)
-		pw.Close()
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatalf("no listening line: %v (stderr %q)", err, stderr.String())
-	}
-	addr, _ := strings.CutPrefix(strings.TrimSpace(line), "scriptgen serve: listening on ")
-	go io.Copy(io.Discard, pr)
+	addr, done := startServe(t, ctx, "-addr", "127.0.0.1:0", "-time-limit", "0")
 
 	rdb := redis.NewClient(&redis.Options{Addr: addr, DisableIdentity: true, MaxRetries: -1, ReadTimeout: 30 * time.Second})
 	defer rdb.Close()
@@ -59,6 +47,29 @@ func TestServeStopsWithScriptRunning(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop with a script running")
 	}
+}
+
+// startServe runs serve with args in-process until ctx is done, and
+// returns the address it listens on and a channel that gets its exit code.
+func startServe(t *testing.T, ctx context.Context, args ...string) (string, <-chan int) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	var stderr strings.Builder
+	done := make(chan int, 1)
+	go func() {
+		done <- RunContext(ctx, append([]string{"serve"}, args...), nil, pw, &stderr)
+		pw.Close()
+	}()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatalf("no listening line: %v (stderr %q)", err, stderr.String())
+	}
+	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "scriptgen serve: listening on ")
+	if !ok {
+		t.Fatalf("unexpected line %q", line)
+	}
+	go io.Copy(io.Discard, pr)
+	return addr, done
 }
 
 func TestMemorySizeFlag(t *testing.T) {
