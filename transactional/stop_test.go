@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // longNativeCalls are scripts that spend their time inside one call of a
@@ -153,5 +155,36 @@ func TestLuaMemoryLimit(t *testing.T) {
 				t.Errorf("after the failure: %v, %v", got, err)
 			}
 		})
+	}
+}
+
+// TestBusyDuringNativeCall: while a script is inside a long native call,
+// other clients get Redis's BUSY after the threshold, and SCRIPT KILL of a
+// script that wrote gets UNKILLABLE (texts compared with redis-server by
+// integration.TestBusyAndKill); the time limit still ends it.
+func TestBusyDuringNativeCall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a script up to its time limit")
+	}
+	const limit = 2 * time.Second
+	e := newEngine(t, WithRealTime(), WithTimeLimit(limit), WithBusyReplyThreshold(100*time.Millisecond))
+	c := listen(t, e)
+	other := listen(t, e)
+	ctx := context.Background()
+	done := evalStops(c, "redis.call('SET', 'w', '1') "+longNativeCalls["pattern backtracking"])
+	time.Sleep(300 * time.Millisecond)
+	if err := other.Ping(ctx).Err(); err == nil || err.Error() != miniredis.MsgBusy {
+		t.Errorf("PING during the script: %v, want BUSY", err)
+	}
+	if err := other.Do(ctx, "SCRIPT", "KILL").Err(); err == nil || err.Error() != miniredis.MsgUnkillable {
+		t.Errorf("SCRIPT KILL after a write: %v, want UNKILLABLE", err)
+	}
+	select {
+	case s := <-done:
+		if s.err == nil || !strings.HasPrefix(s.err.Error(), "ERR Script killed by scriptgen") {
+			t.Errorf("%v, want the time limit's error", s.err)
+		}
+	case <-time.After(limit + 10*time.Second):
+		t.Fatal("never stopped")
 	}
 }
