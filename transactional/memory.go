@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"runtime/metrics"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -31,8 +32,10 @@ const memoryEvery = 10 * time.Millisecond
 type memWatch struct {
 	t     *time.Timer
 	armed atomic.Bool
-	// run and base are the run the last firing saw and the heap's size
-	// when it first saw it; only the timer's goroutine touches them.
+	// mu guards run and base, the run the last firing saw and the heap's
+	// size when it first saw it: a run that starts while a firing is
+	// collecting garbage arms the timer again, and two firings may overlap.
+	mu   sync.Mutex
 	run  *run
 	base uint64
 }
@@ -51,9 +54,10 @@ func (e *Engine) memoryCheck() {
 	e.mem.armed.Store(false)
 	r := e.running.Load()
 	if r == nil {
-		e.mem.run = nil
 		return
 	}
+	e.mem.mu.Lock()
+	defer e.mem.mu.Unlock()
 	heap := heapBytes()
 	switch {
 	case r != e.mem.run:
@@ -75,7 +79,7 @@ func (e *Engine) overLimit(heap uint64) bool {
 var heapSample = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 
 // heapBytes is the size of the heap's objects, live and not yet collected.
-// Only memoryCheck calls it, from the timer's one goroutine at a time.
+// Only memoryCheck calls it, under memWatch.mu.
 func heapBytes() uint64 {
 	metrics.Read(heapSample)
 	return heapSample[0].Value.Uint64()
