@@ -72,6 +72,16 @@
 // Redis. Unlike Redis, the engine also stops any script at the time limit
 // (WithTimeLimit, default 5s): a test suite must not hang on an endless
 // loop. The caller then gets an error in the shape of a killed script.
+// Both reach a script inside a long Go-implemented call too (the pattern
+// matcher, table.sort, table.concat, string.rep, the codecs), which look at
+// the kill flag every 1024 steps: Redis's count hook never fires there, so
+// Redis itself cannot stop string.find(string.rep('a', 5000),
+// string.rep('a?', 5000) .. string.rep('a', 5000)).
+//
+// A script that grows the heap by more than WithLuaMemoryLimit (default
+// 1 GiB; sampled every 10 ms while a script runs) fails as Lua does when
+// its allocator fails, "Error running script <sha>, not enough memory";
+// unlike Lua's, that error cannot be caught with pcall.
 //
 // # Transactional scripts
 //

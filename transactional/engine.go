@@ -98,6 +98,7 @@ type Engine struct {
 	// pending and lets one caller at a time re-arm it.
 	limit      *time.Timer
 	limitArmed atomic.Bool
+	mem        memWatch // the Lua memory limit's watch (memory.go)
 
 	listeners []net.Listener // guarded by mu
 	closed    bool           // guarded by mu
@@ -113,6 +114,7 @@ type options struct {
 	password      string
 	timeLimit     time.Duration
 	busyThreshold time.Duration
+	memoryLimit   int64
 	log           func(level int, msg string)
 }
 
@@ -146,7 +148,7 @@ func WithLog(f func(level int, msg string)) Option { return func(o *options) { o
 // New returns an Engine that is not listening; use Do in-process or Listen
 // for a RESP server.
 func New(opts ...Option) *Engine {
-	o := options{start: DefaultStart, timeLimit: DefaultTimeLimit, busyThreshold: -1}
+	o := options{start: DefaultStart, timeLimit: DefaultTimeLimit, busyThreshold: -1, memoryLimit: DefaultLuaMemoryLimit}
 	for _, opt := range opts {
 		opt(&o)
 	}
@@ -189,6 +191,10 @@ func New(opts ...Option) *Engine {
 		e.limit = time.AfterFunc(time.Hour, e.limitReached)
 		e.limit.Stop()
 	}
+	if o.memoryLimit > 0 {
+		e.mem.t = time.AfterFunc(time.Hour, e.memoryCheck)
+		e.mem.t.Stop()
+	}
 
 	e.eval = newSandbox(e, false)
 	e.funcs = newFunctionRegistry(e)
@@ -214,6 +220,9 @@ func (e *Engine) Close() {
 	}
 	if e.limit != nil {
 		e.limit.Stop()
+	}
+	if e.mem.t != nil {
+		e.mem.t.Stop()
 	}
 	e.m.Close()
 }

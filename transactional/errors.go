@@ -64,6 +64,9 @@ var luaErrRegisterBadName = strings.TrimPrefix(miniredis.MsgBadLibraryName, "ERR
 // The engine's own replies: to a script stopped at the time limit, and to
 // a panic in the engine.
 const (
+	// msgLuaMemory is Redis's reply to a script whose allocation failed
+	// (LUA_ERRMEM: a string error, not the error handler's table).
+	msgLuaMemory = "Error running script %s, not enough memory"
 	msgTimeLimit = "ERR Script killed by scriptgen: it ran longer than the time limit (busy-reply-threshold)..."
 	msgInternal  = "ERR scriptgen engine internal error: %v"
 )

@@ -155,6 +155,7 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 	e.running.Store(r)
 	L.SetContext(runCtx{r})
 	e.armLimit()
+	e.armMemory()
 	err := L.PCall(nargs, 1, s.errfn)
 	L.RemoveContext()
 	e.running.Store(nil)
@@ -173,7 +174,11 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 		if aerr, ok := err.(*lua.ApiError); ok {
 			obj = aerr.Object
 		}
-		if reason := r.killed(); reason != killNone {
+		switch reason := r.killed(); reason {
+		case killNone:
+		case killMemory:
+			obj = lua.LString(fmt.Sprintf(msgLuaMemory, r.name))
+		default:
 			obj = killedError(L, obj, reason)
 		}
 		w.ErrorReply(errorFromLua(obj, r.name))

@@ -19,6 +19,7 @@ const (
 	killFunction
 	killTimeLimit
 	killClose
+	killMemory // the heap grew past the Lua memory limit
 )
 
 // run is the state of one script execution (an EVAL or an FCALL).

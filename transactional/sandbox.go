@@ -125,7 +125,7 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	s.store.RawSetString("pairs", L.NewFunction(s.pairs))
 
 	strLib := g.RawGetString("string").(*lua.LTable)
-	strLib.RawSetString("rep", L.NewFunction(luaStringRep))
+	strLib.RawSetString("rep", L.NewFunction(s.stringRep))
 	mathLib := g.RawGetString("math").(*lua.LTable)
 	mathLib.RawSetString("mod", mathLib.RawGetString("fmod"))
 	// gopher-lua's math.huge is the largest finite double; Lua's is +inf.
@@ -350,26 +350,6 @@ func (s *sandbox) compileChunk(L *lua.LState, src, name string) int {
 	fn := L.NewFunctionFromProto(proto)
 	fn.Env = s.scriptEnv(proto) // the globals the script itself sees
 	L.Push(fn)
-	return 1
-}
-
-// maxStringSize caps what one Go-implemented string function may build: a
-// Go call cannot be interrupted by the time limit, and an unbounded
-// string.rep would take the whole test process down where Redis's Lua fails
-// with "not enough memory".
-const maxStringSize = 512 << 20
-
-func luaStringRep(L *lua.LState) int {
-	str := L.CheckString(1)
-	n := L.CheckInt(2)
-	if n <= 0 || str == "" {
-		L.Push(lua.LString(""))
-		return 1
-	}
-	if n > maxStringSize/len(str) {
-		L.RaiseError("not enough memory")
-	}
-	L.Push(lua.LString(strings.Repeat(str, n)))
 	return 1
 }
 

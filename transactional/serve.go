@@ -18,6 +18,10 @@ type Config struct {
 	// TimeLimit stops scripts that run longer; 0 lets them run forever,
 	// as for WithTimeLimit.
 	TimeLimit time.Duration
+	// LuaMemoryLimit is how much a running script may grow the heap
+	// before it fails with "not enough memory"; 0 means
+	// DefaultLuaMemoryLimit and a negative value no limit.
+	LuaMemoryLimit int64
 	// AllowRemote lets Addr be a non-loopback address. Off by default
 	// because the engine has no TLS and no ACLs: it is meant for one
 	// machine's tools and tests.
@@ -56,6 +60,9 @@ func Serve(ctx context.Context, cfg Config) error {
 		return ErrProtected
 	}
 	opts := []Option{WithTimeLimit(cfg.TimeLimit), WithRealTime()}
+	if cfg.LuaMemoryLimit != 0 {
+		opts = append(opts, WithLuaMemoryLimit(max(cfg.LuaMemoryLimit, 0)))
+	}
 	if cfg.Password != "" {
 		opts = append(opts, WithPassword(cfg.Password))
 	}

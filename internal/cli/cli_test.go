@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"path/filepath"
@@ -15,22 +14,7 @@ import (
 func TestServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	pr, pw := io.Pipe()
-	var stderr strings.Builder
-	done := make(chan int, 1)
-	go func() {
-		done <- RunContext(ctx, []string{"serve", "-addr", "127.0.0.1:0", "-requirepass", "s3cret"}, nil, pw, &stderr)
-		pw.Close()
-	}()
-	line, err := bufio.NewReader(pr).ReadString('\n')
-	if err != nil {
-		t.Fatalf("no listening line: %v (stderr %q)", err, stderr.String())
-	}
-	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "scriptgen serve: listening on ")
-	if !ok {
-		t.Fatalf("unexpected line %q", line)
-	}
-	go io.Copy(io.Discard, pr)
+	addr, done := startServe(t, ctx, "-addr", "127.0.0.1:0", "-requirepass", "s3cret")
 
 	noAuth := redis.NewClient(&redis.Options{Addr: addr, DisableIdentity: true, MaxRetries: -1})
 	defer noAuth.Close()

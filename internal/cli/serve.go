@@ -5,12 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"net"
+	"strconv"
+	"strings"
 
 	"github.com/scriptgen/scriptgen/transactional"
 )
 
-const serveUsage = `usage: scriptgen serve [-addr 127.0.0.1:6390] [-requirepass PASSWORD] [-time-limit 5s] [-allow-remote [-protected-mode=false]]
+const serveUsage = `usage: scriptgen serve [-addr 127.0.0.1:6390] [-requirepass PASSWORD] [-time-limit 5s] [-lua-memory-limit 1gb] [-allow-remote [-protected-mode=false]]
 
 Serve the embedded engine (miniredis plus scriptgen's Redis-7-faithful Lua
 sandbox: EVAL, EVALSHA, EVAL_RO, SCRIPT, FUNCTION, FCALL) as a RESP server, so
@@ -20,6 +23,9 @@ Flags:
   -addr ADDR           address to listen on (default 127.0.0.1:6390)
   -requirepass PW      require AUTH PW from every connection
   -time-limit D        stop scripts that run longer than D (default 5s, 0: never)
+  -lua-memory-limit N  fail a script that grows the heap by more than N bytes
+                       (units b, kb, mb, gb as in redis.conf; default 1gb, 0: no
+                       limit) with "not enough memory"
   -allow-remote        allow binding to a non-loopback address (needs -requirepass)
   -protected-mode      refuse -allow-remote without -requirepass (default true)
 `
@@ -45,6 +51,8 @@ func serve(e *env, args []string) int {
 	fs.DurationVar(&cfg.TimeLimit, "time-limit", transactional.DefaultTimeLimit, "")
 	fs.BoolVar(&cfg.AllowRemote, "allow-remote", false, "")
 	protected := fs.Bool("protected-mode", true, "")
+	mem := memorySize(transactional.DefaultLuaMemoryLimit)
+	fs.Var(&mem, "lua-memory-limit", "")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintf(e.stderr, "scriptgen serve: %v\n%s", err, serveUsage)
 		return ExitUsage
@@ -54,6 +62,10 @@ func serve(e *env, args []string) int {
 		return ExitUsage
 	}
 	cfg.Unprotected = !*protected
+	cfg.LuaMemoryLimit = int64(mem)
+	if mem == 0 {
+		cfg.LuaMemoryLimit = -1
+	}
 	cfg.Ready = func(a net.Addr) { fmt.Fprintf(e.stdout, "scriptgen serve: listening on %s\n", a) }
 	err := transactional.Serve(e.ctx, cfg)
 	var nl *transactional.NotLoopbackError
@@ -69,4 +81,31 @@ func serve(e *env, args []string) int {
 		return ExitUsage
 	}
 	return ExitOK
+}
+
+// memorySize is a flag of bytes written as redis.conf writes memory: a
+// number with an optional unit, k/kb/m/mb/g/gb (k is 1000, kb 1024).
+type memorySize int64
+
+func (m *memorySize) String() string { return strconv.FormatInt(int64(*m), 10) }
+
+func (m *memorySize) Set(s string) error {
+	units := []struct {
+		suffix string
+		n      int64
+	}{{"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"k", 1e3}, {"m", 1e6}, {"g", 1e9}, {"b", 1}}
+	s = strings.ToLower(s)
+	mul := int64(1)
+	for _, u := range units {
+		if num, ok := strings.CutSuffix(s, u.suffix); ok {
+			s, mul = num, u.n
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 || n > math.MaxInt64/mul {
+		return fmt.Errorf("invalid memory size")
+	}
+	*m = memorySize(n * mul)
+	return nil
 }

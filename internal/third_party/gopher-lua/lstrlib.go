@@ -325,6 +325,9 @@ func (ms *matchState) matchCapture(s, l int) int {
 // match is Lua's match: the end of the match of p from i against the
 // subject from s, or -1.
 func (ms *matchState) match(s int, p string, i int) int {
+	// Backtracking can take exponential time: a kill must reach it
+	// (scriptgen).
+	ms.L.Step()
 	for {
 		switch at(p, i) {
 		case '(': // start capture
@@ -585,6 +588,7 @@ func strGsub(L *LState) int {
 	var b strings.Builder
 	s := 0
 	for n < maxS {
+		L.Step() // scriptgen: a kill reaches a long substitution
 		ms.level = 0
 		e := ms.match(s, p, i)
 		if e >= 0 {

@@ -2133,6 +2133,30 @@ func (ls *LState) Context() context.Context {
 	return ls.ctx
 }
 
+// Step is for the long loops of Go-implemented functions (the pattern
+// matcher, table.concat, table.sort, the codecs): every 1024 steps it
+// raises the context's error when the context is done, so that a time
+// limit or a kill reaches a native call as it reaches Lua code between
+// instructions, for the price of an increment (scriptgen).
+func (ls *LState) Step() {
+	if ls.steps++; ls.steps&1023 == 0 && ls.ctx != nil {
+		ls.CheckDone()
+	}
+}
+
+// CheckDone raises the context's error at once when the context is done
+// (scriptgen).
+func (ls *LState) CheckDone() {
+	if ls.ctx == nil {
+		return
+	}
+	select {
+	case <-ls.ctx.Done():
+		ls.RaiseError("%s", ls.ctx.Err().Error())
+	default:
+	}
+}
+
 // RemoveContext removes the context associated with this LState and returns this context.
 func (ls *LState) RemoveContext() context.Context {
 	oldctx := ls.ctx

@@ -26,6 +26,7 @@ func (lv lValueArraySorter) Swap(i, j int) {
 }
 
 func (lv lValueArraySorter) Less(i, j int) bool {
+	lv.L.Step() // scriptgen: a kill reaches a long sort
 	if lv.Fn != nil {
 		lv.L.Push(lv.Fn)
 		lv.L.Push(lv.Values[i])

@@ -71,6 +71,7 @@ func tableConcat(L *LState) int {
 	last := L.OptInt(4, tbl.Len())
 	var b strings.Builder
 	for ; i <= last; i++ {
+		L.Step() // scriptgen: a kill reaches a long concatenation
 		v := tbl.RawGetInt(i)
 		if !LVCanConvToString(v) {
 			L.RaiseError("invalid value (%s) at index %d in table for 'concat'", v.Type().String(), i)

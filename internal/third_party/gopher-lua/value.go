@@ -232,6 +232,7 @@ type LState struct {
 	mainLoop     func(*LState, *callFrame)
 	ctx          context.Context
 	ctxCancelFn  context.CancelFunc
+	steps        uint32 // scriptgen: Step's count
 }
 
 func (ls *LState) String() string   { return fmt.Sprintf("thread: %p", ls) }

@@ -143,6 +143,7 @@ func (enc *cjsonEncoder) fail(v lua.LValue, reason string) {
 }
 
 func (enc *cjsonEncoder) value(v lua.LValue, depth int) {
+	enc.L.Step() // a kill reaches a long encoding
 	switch v := v.(type) {
 	case lua.LString:
 		enc.str(string(v))
@@ -379,6 +380,7 @@ func (d *cjsonDecoder) tokenName() string {
 }
 
 func (d *cjsonDecoder) value() lua.LValue {
+	d.L.Step() // a kill reaches a long decoding
 	d.skipSpace()
 	if d.pos >= len(d.s) {
 		d.fail("value", "T_END")

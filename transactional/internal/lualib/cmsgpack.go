@@ -42,13 +42,14 @@ func cmsgpackPack(L *lua.LState) int {
 	}
 	var b []byte
 	for i := 1; i <= n; i++ {
-		b = mpEncode(b, L.Get(i), 0)
+		b = mpEncode(L, b, L.Get(i), 0)
 	}
 	L.Push(lua.LString(b))
 	return 1
 }
 
-func mpEncode(b []byte, v lua.LValue, level int) []byte {
+func mpEncode(L *lua.LState, b []byte, v lua.LValue, level int) []byte {
+	L.Step() // a table nested in itself makes a long packing
 	switch v := v.(type) {
 	case lua.LString:
 		return mpEncodeBytes(b, string(v))
@@ -76,7 +77,7 @@ func mpEncode(b []byte, v lua.LValue, level int) []byte {
 			n := v.Len()
 			b = mpHeader(b, n, 0x90, 15, 0xdc, 0xdd)
 			for i := 1; i <= n; i++ {
-				b = mpEncode(b, v.RawGetInt(i), level+1)
+				b = mpEncode(L, b, v.RawGetInt(i), level+1)
 			}
 			return b
 		}
@@ -84,8 +85,8 @@ func mpEncode(b []byte, v lua.LValue, level int) []byte {
 		v.ForEach(func(lua.LValue, lua.LValue) { n++ })
 		b = mpHeader(b, n, 0x80, 15, 0xde, 0xdf)
 		v.ForEach(func(k, val lua.LValue) {
-			b = mpEncode(b, k, level+1)
-			b = mpEncode(b, val, level+1)
+			b = mpEncode(L, b, k, level+1)
+			b = mpEncode(L, b, val, level+1)
 		})
 		return b
 	}
@@ -273,6 +274,7 @@ func (c *mpCursor) mapping(n int) lua.LValue {
 }
 
 func (c *mpCursor) decode() lua.LValue {
+	c.L.Step() // a kill reaches a long unpacking
 	if !c.need(1) {
 		return lua.LNil
 	}
