@@ -140,7 +140,14 @@ func TestServeNoAuthCannotKill(t *testing.T) {
 	}
 	ran := make(chan error, 1)
 	go func() { ran <- owner.Eval(ctx, "while true do end", nil).Err() }()
-	time.Sleep(100 * time.Millisecond) // the script is running
+	// Wait until the script runs: under load, a fixed sleep was not
+	// enough and NOAUTH came at once, with nothing running to wait for.
+	for deadline := time.Now().Add(10 * time.Second); e.running.Load() == nil; {
+		if time.Now().After(deadline) {
+			t.Fatal("the script never started")
+		}
+		time.Sleep(time.Millisecond)
+	}
 	start := time.Now()
 	if got := firstReplyLine(t, addr, []string{"SCRIPT", "KILL"}); got != "-NOAUTH Authentication required." {
 		t.Errorf("SCRIPT KILL before AUTH: %q, want NOAUTH", got)
