@@ -361,7 +361,7 @@ const maxStringSize = 512 << 20
 
 func luaStringRep(L *lua.LState) int {
 	str := L.CheckString(1)
-	n := L.CheckInt(2)
+	n := L.CheckCInt(2)
 	if n <= 0 || str == "" {
 		L.Push(lua.LString(""))
 		return 1

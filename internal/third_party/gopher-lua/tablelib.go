@@ -53,7 +53,7 @@ func readonlyWrite(L *LState, tbl *LTable) {
 func tableRemove(L *LState) int {
 	tbl := L.CheckTable(1)
 	e := tbl.Len()
-	pos := L.OptInt(2, e)
+	pos := L.OptCInt(2, e)
 	if pos < 1 || pos > e {
 		return 0
 	}
@@ -65,10 +65,13 @@ func tableRemove(L *LState) int {
 // tableConcat is Lua 5.1's tconcat (scriptgen: upstream clamped the range
 // to the table, and returned a lone element as it was, a number unconverted).
 func tableConcat(L *LState) int {
-	sep := L.OptString(2, "")
+	sep := ""
+	if L.Get(2) != LNil {
+		sep = L.CheckString(2) // luaL_optlstring: a number converts (scriptgen)
+	}
 	tbl := L.CheckTable(1)
-	i := L.OptInt(3, 1)
-	last := L.OptInt(4, tbl.Len())
+	i := L.OptCInt(3, 1)
+	last := L.OptCInt(4, tbl.Len())
 	var b strings.Builder
 	for ; i <= last; i++ {
 		v := tbl.RawGetInt(i)
@@ -84,19 +87,22 @@ func tableConcat(L *LState) int {
 	return 1
 }
 
+// tableInsert is Lua 5.1's tinsert as to its arguments (scriptgen:
+// upstream took any count above one, with its own error text, and a
+// position as a 64-bit integer where Lua's is a C int).
 func tableInsert(L *LState) int {
 	tbl := L.CheckTable(1)
-	nargs := L.GetTop()
-	if nargs == 1 {
-		L.RaiseError("wrong number of arguments")
-	}
-	readonlyWrite(L, tbl)
-
-	if L.GetTop() == 2 {
+	switch L.GetTop() {
+	case 2:
+		readonlyWrite(L, tbl)
 		tbl.Append(L.Get(2))
-		return 0
+	case 3:
+		pos := L.CheckCInt(2)
+		readonlyWrite(L, tbl)
+		tbl.Insert(pos, L.Get(3))
+	default:
+		L.RaiseError("wrong number of arguments to 'insert'")
 	}
-	tbl.Insert(int(L.CheckInt(2)), L.CheckAny(3))
 	return 0
 }
 

@@ -11,7 +11,7 @@ import (
 // nil where Redis sees a number. Other bases go through strtoul.
 func ToNumber(L *lua.LState) int {
 	v := L.CheckAny(1)
-	base := L.OptInt(2, 10)
+	base := L.OptCInt(2, 10)
 	if base < 2 || base > 36 {
 		L.ArgError(2, "base out of range")
 	}
