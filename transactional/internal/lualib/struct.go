@@ -190,7 +190,7 @@ func structCheckNumber(L *lua.LState, n int, fname string) lua.LNumber {
 	case lua.LNumber:
 		return v
 	case lua.LString:
-		if f, err := parseLuaNumber(string(v)); err == nil {
+		if f, ok := lua.StrToNumber(string(v)); ok {
 			return lua.LNumber(f)
 		}
 	}
@@ -235,7 +235,7 @@ func structUnpack(L *lua.LState) int {
 	fmtStr := L.CheckString(1)
 	data, ok := lua51.ToString(L.Get(2))
 	if !ok {
-		argError(L, 2, "unpack", "string expected, got "+luaTypeName(L.Get(2)))
+		argError(L, 2, "unpack", "string expected, got "+argTypeName(L, 2))
 	}
 	ld := len(data)
 	pos := L.OptInt(3, 1) - 1
