@@ -1972,13 +1972,17 @@ func (ls *LState) goPanicMessage(rcv any) string {
 	if ls.Options.OnPanic != nil {
 		ls.Options.OnPanic(rcv, debug.Stack())
 	}
-	msg := fmt.Sprint(rcv)
+	text, msg := fmt.Sprint(rcv), ErrInternal
 	for _, alloc := range []string{"makeslice", "growslice", "makemap", "out of memory", "length overflow"} {
-		if strings.Contains(msg, alloc) {
-			return "not enough memory"
+		if strings.Contains(text, alloc) {
+			msg = "not enough memory"
 		}
 	}
-	return ErrInternal
+	// Where the failing function was called from, as luaL_error says.
+	if where := ls.where(0, true); where != "" {
+		msg = where + " " + msg
+	}
+	return msg
 }
 
 // ErrInternal is the error a script sees when a Go function it called
