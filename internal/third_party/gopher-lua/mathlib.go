@@ -69,7 +69,9 @@ func mathAtan(L *LState) int {
 }
 
 func mathAtan2(L *LState) int {
-	L.PushNumber(LNumber(math.Atan2(float64(L.CheckNumber(1)), float64(L.CheckNumber(2)))))
+	// The second first, as gcc evaluates atan2's arguments (scriptgen).
+	x := float64(L.CheckNumber(2))
+	L.PushNumber(LNumber(math.Atan2(float64(L.CheckNumber(1)), x)))
 	return 1
 }
 
@@ -89,7 +91,7 @@ func mathCosh(L *LState) int {
 }
 
 func mathDeg(L *LState) int {
-	L.PushNumber(LNumber(float64(L.CheckNumber(1)) * 180 / math.Pi))
+	L.PushNumber(LNumber(float64(L.CheckNumber(1)) / (math.Pi / 180))) // scriptgen: Lua's RADIANS_PER_DEGREE
 	return 1
 }
 
@@ -191,7 +193,7 @@ func mathPow(L *LState) int {
 }
 
 func mathRad(L *LState) int {
-	L.PushNumber(LNumber(float64(L.CheckNumber(1)) * math.Pi / 180))
+	L.PushNumber(LNumber(float64(L.CheckNumber(1)) * (math.Pi / 180))) // scriptgen: no overflow at 1e308
 	return 1
 }
 

@@ -110,7 +110,8 @@ type Options struct {
 	MinimizeStackMemory bool
 	// OnPanic, when set, is told of each Go panic (a bug, not a Lua
 	// error) that PCall or a coroutine caught, with the stack where it
-	// happened (scriptgen).
+	// happened, and the script sees a Lua error in Lua's words instead of
+	// the panic's text (scriptgen).
 	OnPanic func(v any, stack []byte)
 }
 
@@ -1964,14 +1965,17 @@ func (ls *LState) PCall(nargs, nret int, errfunc *LFunction) (err error) {
 	return
 }
 
-// goPanicMessage is the Lua error a Go panic inside a call becomes: Lua's
-// "not enough memory" for an allocation Go refused, else a fixed text. A
-// Go runtime message ("index out of range [3] with length 2") means
-// nothing to a script's author and must not reach a client (scriptgen).
+// goPanicMessage is the Lua error a Go panic inside a call becomes. With
+// Options.OnPanic set, which is told of it: Lua's "not enough memory" for
+// an allocation Go refused, else a fixed text, since a Go runtime message
+// ("index out of range [3] with length 2") means nothing to a script's
+// author and must not reach a client; without, the panic's own text, as
+// upstream, whose tests panic on purpose (scriptgen).
 func (ls *LState) goPanicMessage(rcv any) string {
-	if ls.Options.OnPanic != nil {
-		ls.Options.OnPanic(rcv, debug.Stack())
+	if ls.Options.OnPanic == nil {
+		return fmt.Sprint(rcv)
 	}
+	ls.Options.OnPanic(rcv, debug.Stack())
 	text, msg := fmt.Sprint(rcv), ErrInternal
 	for _, alloc := range []string{"makeslice", "growslice", "makemap", "out of memory", "length overflow"} {
 		if strings.Contains(text, alloc) {

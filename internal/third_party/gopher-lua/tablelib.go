@@ -12,12 +12,16 @@ func OpenTable(L *LState) int {
 }
 
 var tableFuncs = map[string]LGFunction{
-	"getn":   tableGetN,
-	"concat": tableConcat,
-	"insert": tableInsert,
-	"maxn":   tableMaxN,
-	"remove": tableRemove,
-	"sort":   tableSort,
+	"getn": tableGetN,
+	// scriptgen: Lua 5.1's LUA_COMPAT functions, which Redis keeps
+	"foreach":  tableForeach,
+	"foreachi": tableForeachi,
+	"setn":     tableSetN,
+	"concat":   tableConcat,
+	"insert":   tableInsert,
+	"maxn":     tableMaxN,
+	"remove":   tableRemove,
+	"sort":     tableSort,
 }
 
 func tableSort(L *LState) int {
@@ -35,9 +39,59 @@ func tableGetN(L *LState) int {
 	return 1
 }
 
+// tableMaxN is Lua 5.1's maxn: the largest number among all the keys,
+// not only the array part's (scriptgen).
 func tableMaxN(L *LState) int {
-	L.PushNumber(LNumber(L.CheckTable(1).MaxN()))
+	max := LNumber(0)
+	L.CheckTable(1).ForEach(func(k, _ LValue) {
+		if n, ok := k.(LNumber); ok && n > max {
+			max = n
+		}
+	})
+	L.PushNumber(max)
 	return 1
+}
+
+// tableForeachi is Lua 5.1's foreachi: f(i, t[i]) for i in 1 … #t until
+// f returns something other than nil, which it returns.
+func tableForeachi(L *LState) int {
+	tbl := L.CheckTable(1)
+	fn := L.CheckFunction(2)
+	for i, n := 1, tbl.Len(); i <= n; i++ {
+		L.Push(fn)
+		L.Push(LNumber(i))
+		L.Push(tbl.RawGetInt(i))
+		L.Call(2, 1)
+		if L.Get(-1) != LNil {
+			return 1
+		}
+		L.Pop(1)
+	}
+	return 0
+}
+
+// tableForeach is Lua 5.1's foreach: foreachi over every key, in next's
+// order.
+func tableForeach(L *LState) int {
+	tbl := L.CheckTable(1)
+	fn := L.CheckFunction(2)
+	for k, v := tbl.Next(LNil); k != LNil; k, v = tbl.Next(k) {
+		L.Push(fn)
+		L.Push(k)
+		L.Push(v)
+		L.Call(2, 1)
+		if L.Get(-1) != LNil {
+			return 1
+		}
+		L.Pop(1)
+	}
+	return 0
+}
+
+func tableSetN(L *LState) int {
+	L.CheckTable(1)
+	L.RaiseError("'setn' is obsolete")
+	return 0
 }
 
 // readonlyWrite raises Redis 7's error for a table function's write to a
