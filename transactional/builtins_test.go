@@ -119,7 +119,13 @@ var builtinsKnown = map[string]string{
 	"cmsgpack.pack": "NaN's encoding", "cmsgpack.unpack": "more than 8000 values are not refused",
 	"cmsgpack.unpack_one": "the function's name in argument errors",
 	"redis.acl_check_cmd": "arguments of other types", "redis.set_repl": "non-number flags",
-	"redis.error_reply": "messages with NUL bytes",
+	"redis.error_reply":     "messages with NUL bytes",
+	"struct.unpack":         "a negative offset on a short string: which check comes first",
+	"getmetatable":          "a string's metatable when more arguments follow",
+	"redis.log":             "the level's check and its text",
+	"cmsgpack.unpack_limit": "the function's name in argument errors, offsets beyond 2^63",
+	"string.gsub":           "the replacement checked before the count",
+	"math.atan2":            "the sign of a NaN from a NaN",
 }
 
 // builtinsVary are the functions whose values differ between any two
