@@ -106,7 +106,7 @@ const repChunk = 1 << 20
 // one strings.Repeat of half a gigabyte takes longer than a time limit.
 func (s *sandbox) stringRep(L *lua.LState) int {
 	str := L.CheckString(1)
-	n := L.CheckInt(2)
+	n := L.CheckCInt(2)
 	if n <= 0 || str == "" {
 		L.Push(lua.LString(""))
 		return 1

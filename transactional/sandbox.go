@@ -85,7 +85,8 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	// limit: the garbage collector scans all of it, in use or not, and a
 	// busy simulation collects many times a second.
 	L := lua.NewState(lua.Options{SkipOpenLibs: true, CallStackSize: 256,
-		RegistrySize: 1024, RegistryGrowStep: 4096, RegistryMaxSize: 1024 * 1024})
+		RegistrySize: 1024, RegistryGrowStep: 4096, RegistryMaxSize: 1024 * 1024,
+		OnPanic: e.logPanic})
 	s := &sandbox{e: e, L: L, functions: functions, readonly: map[*lua.LTable]bool{},
 		targets: map[*lua.LTable]*lua.LTable{}, sources: map[string]string{"user_script": "@user_script", "user_function": "@user_function"}}
 	for _, lib := range []struct {
@@ -517,6 +518,15 @@ func luaSha1hex(L *lua.LState) int {
 func sha1Hex(s string) string {
 	h := sha1.Sum([]byte(s))
 	return hex.EncodeToString(h[:])
+}
+
+// logPanic writes to the log a Go panic the VM caught in a library
+// function: the script gets a Lua error, the stack goes where an operator
+// looks.
+func (e *Engine) logPanic(v any, stack []byte) {
+	if e.opts.log != nil {
+		e.opts.log(LogWarning, fmt.Sprintf("panic in a Lua library function: %v\n%s", v, stack))
+	}
 }
 
 func (s *sandbox) log(L *lua.LState) int {

@@ -22,6 +22,10 @@ func (ls *LState) CheckAny(n int) LValue {
 // strings, and Go's conversion of NaN or a value out of range is not C's).
 func (ls *LState) CheckInt(n int) int { return int(ls.CheckInt64(n)) }
 
+// CheckCInt is luaL_checkint, Lua 5.1's C int argument: the low 32 bits of
+// CheckInt64's, so 2^32+1 is 1 and 2^31 is -2^31 (scriptgen).
+func (ls *LState) CheckCInt(n int) int { return int(int32(ls.CheckInt64(n))) }
+
 func (ls *LState) CheckInt64(n int) int64 { return cInt64(float64(ls.CheckNumber(n))) }
 
 func (ls *LState) CheckNumber(n int) LNumber {
@@ -135,6 +139,15 @@ func (ls *LState) OptInt(n int, d int) int {
 		return d
 	}
 	return ls.CheckInt(n) // scriptgen: luaL_optinteger converts as CheckInt does
+}
+
+// OptCInt is luaL_optint: d when argument n is nil or absent, else
+// CheckCInt's (scriptgen).
+func (ls *LState) OptCInt(n int, d int) int {
+	if ls.Get(n) == LNil {
+		return d
+	}
+	return ls.CheckCInt(n)
 }
 
 // OptInt64 is luaL_optinteger: d when argument n is nil or absent, else

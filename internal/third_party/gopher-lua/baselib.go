@@ -316,29 +316,25 @@ func baseRawSet(L *LState) int {
 	return 0
 }
 
+// baseSelect is Lua 5.1's luaB_select (scriptgen: upstream refused
+// strings other than "#" that Lua reads as numbers, and took the index as
+// a 64-bit integer where Lua's is a C int).
 func baseSelect(L *LState) int {
-	L.CheckTypes(1, LTNumber, LTString)
-	switch lv := L.Get(1).(type) {
-	case LNumber:
-		idx := int(lv)
-		num := L.GetTop()
-		if idx < 0 {
-			idx = num + idx
-		} else if idx > num {
-			idx = num
-		}
-		if 1 > idx {
-			L.ArgError(1, "index out of range")
-		}
-		return num - idx
-	case LString:
-		if string(lv) != "#" {
-			L.ArgError(1, "invalid string '"+string(lv)+"'")
-		}
+	if s, ok := L.Get(1).(LString); ok && len(s) > 0 && s[0] == '#' {
 		L.PushNumber(LNumber(L.GetTop() - 1))
 		return 1
 	}
-	return 0
+	idx := L.CheckCInt(1)
+	num := L.GetTop()
+	if idx < 0 {
+		idx = num + idx
+	} else if idx > num {
+		idx = num
+	}
+	if 1 > idx {
+		L.ArgError(1, "index out of range")
+	}
+	return num - idx
 }
 
 func baseSetFEnv(L *LState) int {
@@ -448,16 +444,17 @@ func baseType(L *LState) int {
 // overflowed the registry instead of raising Lua's error).
 func baseUnpack(L *LState) int {
 	tb := L.CheckTable(1)
-	start := L.OptInt(2, 1)
-	end := L.OptInt(3, tb.Len())
+	// C ints, and their difference wraps as in C (scriptgen).
+	start := int32(L.OptCInt(2, 1))
+	end := int32(L.OptCInt(3, tb.Len()))
 	if start > end {
 		return 0 // empty range
 	}
-	n := end - start + 1
+	n := int(end - start + 1)
 	if n <= 0 || n+L.GetTop() > 8000 {
 		L.RaiseError("too many results to unpack")
 	}
-	for i := start; i <= end; i++ {
+	for i := int(start); i <= int(end); i++ {
 		L.Push(tb.RawGetInt(i))
 	}
 	return n

@@ -88,7 +88,7 @@ func strChar(L *LState) int {
 	n := L.GetTop()
 	b := make([]byte, n)
 	for i := 1; i <= n; i++ {
-		c := L.CheckInt(i)
+		c := L.CheckCInt(i)
 		if c < 0 || c > 255 {
 			L.ArgError(i, "invalid value")
 		}
@@ -577,7 +577,7 @@ func strGsub(L *LState) int {
 	default:
 		L.ArgError(3, "string/function/table expected")
 	}
-	maxS := L.OptInt(4, len(src)+1)
+	maxS := L.OptCInt(4, len(src)+1)
 	i := 0
 	anchor := at(p, 0) == '^'
 	if anchor {

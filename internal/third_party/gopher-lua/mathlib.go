@@ -69,7 +69,9 @@ func mathAtan(L *LState) int {
 }
 
 func mathAtan2(L *LState) int {
-	L.PushNumber(LNumber(math.Atan2(float64(L.CheckNumber(1)), float64(L.CheckNumber(2)))))
+	// The second first, as gcc evaluates atan2's arguments (scriptgen).
+	x := float64(L.CheckNumber(2))
+	L.PushNumber(LNumber(math.Atan2(float64(L.CheckNumber(1)), x)))
 	return 1
 }
 
@@ -89,7 +91,7 @@ func mathCosh(L *LState) int {
 }
 
 func mathDeg(L *LState) int {
-	L.PushNumber(LNumber(float64(L.CheckNumber(1)) * 180 / math.Pi))
+	L.PushNumber(LNumber(float64(L.CheckNumber(1)) / (math.Pi / 180))) // scriptgen: Lua's RADIANS_PER_DEGREE
 	return 1
 }
 
@@ -191,27 +193,40 @@ func mathPow(L *LState) int {
 }
 
 func mathRad(L *LState) int {
-	L.PushNumber(LNumber(float64(L.CheckNumber(1)) * math.Pi / 180))
+	L.PushNumber(LNumber(float64(L.CheckNumber(1)) * (math.Pi / 180))) // scriptgen: no overflow at 1e308
 	return 1
 }
 
+// mathRandom is Redis's redis_math_random over Go's generator: C int
+// bounds (luaL_checkint), "interval is empty" for an empty one and
+// "wrong number of arguments" past two (scriptgen: upstream handed the
+// bounds to rand.Intn, which panics on an empty interval). As in C, the
+// width u-l+1 wraps around in 32 bits.
 func mathRandom(L *LState) int {
+	r := rand.Float64()
 	switch L.GetTop() {
 	case 0:
-		L.PushNumber(LNumber(rand.Float64()))
+		L.PushNumber(LNumber(r))
 	case 1:
-		n := L.CheckInt(1)
-		L.PushNumber(LNumber(rand.Intn(n) + 1))
+		u := int32(L.CheckCInt(1))
+		if u < 1 {
+			L.ArgError(1, "interval is empty")
+		}
+		L.PushNumber(LNumber(math.Floor(r*float64(u)) + 1))
+	case 2:
+		l, u := int32(L.CheckCInt(1)), int32(L.CheckCInt(2))
+		if l > u {
+			L.ArgError(2, "interval is empty")
+		}
+		L.PushNumber(LNumber(math.Floor(r*float64(u-l+1)) + float64(l)))
 	default:
-		min := L.CheckInt(1)
-		max := L.CheckInt(2) + 1
-		L.PushNumber(LNumber(rand.Intn(max-min) + min))
+		L.RaiseError("wrong number of arguments")
 	}
 	return 1
 }
 
 func mathRandomseed(L *LState) int {
-	rand.Seed(L.CheckInt64(1))
+	rand.Seed(int64(L.CheckCInt(1)))
 	return 0
 }
 

@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -107,6 +108,11 @@ type Options struct {
 	IncludeGoStackTrace bool
 	// scriptgen: ignored; the call stack is always the fixed one (see callFrameStack).
 	MinimizeStackMemory bool
+	// OnPanic, when set, is told of each Go panic (a bug, not a Lua
+	// error) that PCall or a coroutine caught, with the stack where it
+	// happened, and the script sees a Lua error in Lua's words instead of
+	// the panic's text (scriptgen).
+	OnPanic func(v any, stack []byte)
 }
 
 /* }}} */
@@ -1906,7 +1912,7 @@ func (ls *LState) PCall(nargs, nret int, errfunc *LFunction) (err error) {
 		rcv := recover()
 		if rcv != nil {
 			if _, ok := rcv.(*ApiError); !ok {
-				err = newApiErrorS(ApiErrorPanic, fmt.Sprint(rcv))
+				err = newApiErrorS(ApiErrorPanic, ls.goPanicMessage(rcv))
 				if ls.Options.IncludeGoStackTrace {
 					buf := make([]byte, 4096)
 					runtime.Stack(buf, false)
@@ -1924,7 +1930,7 @@ func (ls *LState) PCall(nargs, nret int, errfunc *LFunction) (err error) {
 					rcv := recover()
 					if rcv != nil {
 						if _, ok := rcv.(*ApiError); !ok {
-							err = newApiErrorS(ApiErrorPanic, fmt.Sprint(rcv))
+							err = newApiErrorS(ApiErrorPanic, ls.goPanicMessage(rcv))
 							if ls.Options.IncludeGoStackTrace {
 								buf := make([]byte, 4096)
 								runtime.Stack(buf, false)
@@ -1958,6 +1964,34 @@ func (ls *LState) PCall(nargs, nret int, errfunc *LFunction) (err error) {
 
 	return
 }
+
+// goPanicMessage is the Lua error a Go panic inside a call becomes. With
+// Options.OnPanic set, which is told of it: Lua's "not enough memory" for
+// an allocation Go refused, else a fixed text, since a Go runtime message
+// ("index out of range [3] with length 2") means nothing to a script's
+// author and must not reach a client; without, the panic's own text, as
+// upstream, whose tests panic on purpose (scriptgen).
+func (ls *LState) goPanicMessage(rcv any) string {
+	if ls.Options.OnPanic == nil {
+		return fmt.Sprint(rcv)
+	}
+	ls.Options.OnPanic(rcv, debug.Stack())
+	text, msg := fmt.Sprint(rcv), ErrInternal
+	for _, alloc := range []string{"makeslice", "growslice", "makemap", "out of memory", "length overflow"} {
+		if strings.Contains(text, alloc) {
+			msg = "not enough memory"
+		}
+	}
+	// Where the failing function was called from, as luaL_error says.
+	if where := ls.where(0, true); where != "" {
+		msg = where + " " + msg
+	}
+	return msg
+}
+
+// ErrInternal is the error a script sees when a Go function it called
+// failed in a way no Lua error describes (scriptgen).
+const ErrInternal = "internal error in a library function"
 
 func (ls *LState) GPCall(fn LGFunction, data LValue) error {
 	ls.Push(newLFunctionG(fn, ls.currentEnv(), 0))

@@ -72,7 +72,8 @@ func strFormat(L *LState) int {
 			}
 			item = sp.pad(s, "", false)
 		default:
-			L.RaiseError("invalid option '%%%c' to 'format'", conv)
+			// lua_pushfstring's %c of the format's end writes nothing.
+			L.RaiseError("invalid option '%%%s' to 'format'", cString(string([]byte{conv})))
 		}
 		// sprintf wrote the item into a C buffer, which is read to its first NUL.
 		b.WriteString(cString(item))

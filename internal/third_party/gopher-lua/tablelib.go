@@ -12,12 +12,16 @@ func OpenTable(L *LState) int {
 }
 
 var tableFuncs = map[string]LGFunction{
-	"getn":   tableGetN,
-	"concat": tableConcat,
-	"insert": tableInsert,
-	"maxn":   tableMaxN,
-	"remove": tableRemove,
-	"sort":   tableSort,
+	"getn": tableGetN,
+	// scriptgen: Lua 5.1's LUA_COMPAT functions, which Redis keeps
+	"foreach":  tableForeach,
+	"foreachi": tableForeachi,
+	"setn":     tableSetN,
+	"concat":   tableConcat,
+	"insert":   tableInsert,
+	"maxn":     tableMaxN,
+	"remove":   tableRemove,
+	"sort":     tableSort,
 }
 
 func tableSort(L *LState) int {
@@ -35,9 +39,59 @@ func tableGetN(L *LState) int {
 	return 1
 }
 
+// tableMaxN is Lua 5.1's maxn: the largest number among all the keys,
+// not only the array part's (scriptgen).
 func tableMaxN(L *LState) int {
-	L.PushNumber(LNumber(L.CheckTable(1).MaxN()))
+	max := LNumber(0)
+	L.CheckTable(1).ForEach(func(k, _ LValue) {
+		if n, ok := k.(LNumber); ok && n > max {
+			max = n
+		}
+	})
+	L.PushNumber(max)
 	return 1
+}
+
+// tableForeachi is Lua 5.1's foreachi: f(i, t[i]) for i in 1 … #t until
+// f returns something other than nil, which it returns.
+func tableForeachi(L *LState) int {
+	tbl := L.CheckTable(1)
+	fn := L.CheckFunction(2)
+	for i, n := 1, tbl.Len(); i <= n; i++ {
+		L.Push(fn)
+		L.Push(LNumber(i))
+		L.Push(tbl.RawGetInt(i))
+		L.Call(2, 1)
+		if L.Get(-1) != LNil {
+			return 1
+		}
+		L.Pop(1)
+	}
+	return 0
+}
+
+// tableForeach is Lua 5.1's foreach: foreachi over every key, in next's
+// order.
+func tableForeach(L *LState) int {
+	tbl := L.CheckTable(1)
+	fn := L.CheckFunction(2)
+	for k, v := tbl.Next(LNil); k != LNil; k, v = tbl.Next(k) {
+		L.Push(fn)
+		L.Push(k)
+		L.Push(v)
+		L.Call(2, 1)
+		if L.Get(-1) != LNil {
+			return 1
+		}
+		L.Pop(1)
+	}
+	return 0
+}
+
+func tableSetN(L *LState) int {
+	L.CheckTable(1)
+	L.RaiseError("'setn' is obsolete")
+	return 0
 }
 
 // readonlyWrite raises Redis 7's error for a table function's write to a
@@ -53,7 +107,7 @@ func readonlyWrite(L *LState, tbl *LTable) {
 func tableRemove(L *LState) int {
 	tbl := L.CheckTable(1)
 	e := tbl.Len()
-	pos := L.OptInt(2, e)
+	pos := L.OptCInt(2, e)
 	if pos < 1 || pos > e {
 		return 0
 	}
@@ -65,10 +119,13 @@ func tableRemove(L *LState) int {
 // tableConcat is Lua 5.1's tconcat (scriptgen: upstream clamped the range
 // to the table, and returned a lone element as it was, a number unconverted).
 func tableConcat(L *LState) int {
-	sep := L.OptString(2, "")
+	sep := ""
+	if L.Get(2) != LNil {
+		sep = L.CheckString(2) // luaL_optlstring: a number converts (scriptgen)
+	}
 	tbl := L.CheckTable(1)
-	i := L.OptInt(3, 1)
-	last := L.OptInt(4, tbl.Len())
+	i := L.OptCInt(3, 1)
+	last := L.OptCInt(4, tbl.Len())
 	var b strings.Builder
 	for ; i <= last; i++ {
 		L.Step() // scriptgen: a kill reaches a long concatenation
@@ -85,19 +142,22 @@ func tableConcat(L *LState) int {
 	return 1
 }
 
+// tableInsert is Lua 5.1's tinsert as to its arguments (scriptgen:
+// upstream took any count above one, with its own error text, and a
+// position as a 64-bit integer where Lua's is a C int).
 func tableInsert(L *LState) int {
 	tbl := L.CheckTable(1)
-	nargs := L.GetTop()
-	if nargs == 1 {
-		L.RaiseError("wrong number of arguments")
-	}
-	readonlyWrite(L, tbl)
-
-	if L.GetTop() == 2 {
+	switch L.GetTop() {
+	case 2:
+		readonlyWrite(L, tbl)
 		tbl.Append(L.Get(2))
-		return 0
+	case 3:
+		pos := L.CheckCInt(2)
+		readonlyWrite(L, tbl)
+		tbl.Insert(pos, L.Get(3))
+	default:
+		L.RaiseError("wrong number of arguments to 'insert'")
 	}
-	tbl.Insert(int(L.CheckInt(2)), L.CheckAny(3))
 	return 0
 }
 

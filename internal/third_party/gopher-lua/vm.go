@@ -5,7 +5,6 @@ package lua
 ////////////////////////////////////////////////////////
 
 import (
-	"fmt"
 	"math"
 	"strings"
 )
@@ -269,7 +268,7 @@ func threadRun(L *LState) {
 			if v, ok := rcv.(*ApiError); ok {
 				lv = v.Object
 			} else {
-				lv = LString(fmt.Sprint(rcv))
+				lv = LString(L.goPanicMessage(rcv))
 			}
 			if parent := L.Parent; parent != nil {
 				if L.wrapped {

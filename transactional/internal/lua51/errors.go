@@ -13,7 +13,7 @@ import (
 // the function at the given level (gopher-lua counts one level short).
 func Error(L *lua.LState) int {
 	obj := L.Get(1)
-	level := L.OptInt(2, 1)
+	level := L.OptCInt(2, 1)
 	switch obj.(type) {
 	case lua.LString, lua.LNumber:
 		msg, _ := ToString(obj)

@@ -11,23 +11,18 @@ import (
 // nil where Redis sees a number. Other bases go through strtoul.
 func ToNumber(L *lua.LState) int {
 	v := L.CheckAny(1)
-	base := L.OptInt(2, 10)
-	if base < 2 || base > 36 {
-		L.ArgError(2, "base out of range")
-	}
+	base := L.OptCInt(2, 10)
 	if base == 10 {
 		L.Push(toNumber10(L, v))
 		return 1
 	}
-	s := ""
-	switch v := v.(type) {
-	case lua.LString:
-		s = string(v)
-	case lua.LNumber:
-		s = v.String() // lua_tolstring's %.14g
-	default:
-		L.Push(lua.LNil)
-		return 1
+	// luaL_checkstring before the base's range, as luaB_tonumber.
+	s, ok := ToString(v)
+	if !ok {
+		L.TypeError(1, lua.LTString)
+	}
+	if base < 2 || base > 36 {
+		L.ArgError(2, "base out of range")
 	}
 	if n, ok := lua.StrToUnsigned(s, base); ok {
 		L.PushNumber(lua.LNumber(n))

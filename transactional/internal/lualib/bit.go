@@ -2,8 +2,6 @@ package lualib
 
 import (
 	"math"
-	"strconv"
-	"strings"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 )
@@ -36,24 +34,29 @@ func openBit(L *lua.LState) *lua.LTable {
 }
 
 // bitArg is barg: the number rounded to an integer (by the 2^52+2^51 trick,
-// i.e. round half to even) and its low 32 bits.
+// i.e. round half to even) and its low 32 bits. A string converts as
+// lua_tonumber reads it (strtod: "1e500" is inf, whose low bits are 0).
 func bitArg(L *lua.LState, n int, fname string) uint32 {
-	v := L.Get(n)
 	var f float64
-	switch v := v.(type) {
+	switch v := L.Get(n).(type) {
 	case lua.LNumber:
 		f = float64(v)
 	case lua.LString:
-		num, err := parseLuaNumber(string(v))
-		if err != nil {
+		num, ok := lua.StrToNumber(string(v))
+		if !ok {
 			argError(L, n, fname, "number expected, got string")
 		}
 		f = num
 	default:
-		argError(L, n, fname, "number expected, got "+luaTypeName(v))
+		argError(L, n, fname, "number expected, got "+argTypeName(L, n))
 	}
-	bits := math.Float64bits(f + 6755399441055744.0)
-	return uint32(bits)
+	sum := f + 6755399441055744.0
+	if math.IsNaN(sum) {
+		// x86's NaNs (0/0, strtod's "nan") carry no payload in their low
+		// bits; Go's math.NaN() does.
+		return 0
+	}
+	return uint32(math.Float64bits(sum))
 }
 
 func bitPush(L *lua.LState, b uint32) int {
@@ -63,8 +66,10 @@ func bitPush(L *lua.LState, b uint32) int {
 
 func bitFold(name string, op func(a, b uint32) uint32) lua.LGFunction {
 	return func(L *lua.LState) int {
+		// From the last argument down, as bit_band and friends read them,
+		// so that the first bad one reported is the last.
 		b := bitArg(L, 1, name)
-		for i := 2; i <= L.GetTop(); i++ {
+		for i := L.GetTop(); i > 1; i-- {
 			b = op(b, bitArg(L, i, name))
 		}
 		return bitPush(L, b)
@@ -79,10 +84,12 @@ func bitShift(name string, op func(b uint32, n uint) uint32) lua.LGFunction {
 	}
 }
 
+// bitTohex is bit_tohex: a count below 0 asks for upper-case digits, and
+// one whose negation overflows (-2^31) gives all 8, as gcc compiles it.
 func bitTohex(L *lua.LState) int {
 	b := bitArg(L, 1, "tohex")
 	n := int32(8)
-	if L.Get(2) != lua.LNil {
+	if L.GetTop() >= 2 {
 		n = int32(bitArg(L, 2, "tohex"))
 	}
 	digits := "0123456789abcdef"
@@ -90,24 +97,14 @@ func bitTohex(L *lua.LState) int {
 		n = -n
 		digits = "0123456789ABCDEF"
 	}
-	if n > 8 {
+	if n > 8 || n < 0 {
 		n = 8
 	}
-	buf := make([]byte, n)
-	for i := int(n) - 1; i >= 0; i-- {
+	var buf [8]byte
+	for i := n - 1; i >= 0; i-- {
 		buf[i] = digits[b&15]
 		b >>= 4
 	}
-	L.Push(lua.LString(buf))
+	L.Push(lua.LString(buf[:n]))
 	return 1
-}
-
-// parseLuaNumber is lua_str2number: decimal or hex, surrounding spaces.
-func parseLuaNumber(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	if h, ok := strings.CutPrefix(strings.ToLower(s), "0x"); ok {
-		n, err := strconv.ParseUint(h, 16, 64)
-		return float64(n), err
-	}
-	return strconv.ParseFloat(s, 64)
 }

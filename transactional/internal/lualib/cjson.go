@@ -76,10 +76,10 @@ func openCjson(L *lua.LState) *lua.LTable {
 				cfg.sparseConvert = L.ToBool(1)
 			}
 			if L.GetTop() >= 2 {
-				cfg.sparseRatio = L.CheckInt(2)
+				cfg.sparseRatio = L.CheckCInt(2)
 			}
 			if L.GetTop() >= 3 {
-				cfg.sparseSafe = L.CheckInt(3)
+				cfg.sparseSafe = L.CheckCInt(3)
 			}
 			L.Push(lua.LBool(cfg.sparseConvert))
 			L.Push(lua.LNumber(cfg.sparseRatio))
@@ -98,7 +98,7 @@ func openCjson(L *lua.LState) *lua.LTable {
 
 func cjsonIntOption(L *lua.LState, name string, v *int, min, max int) int {
 	if L.GetTop() >= 1 && L.Get(1) != lua.LNil {
-		n := L.CheckInt(1)
+		n := L.CheckCInt(1)
 		if n < min || n > max {
 			argError(L, 1, name, fmt.Sprintf("expected integer between %d and %d", min, max))
 		}
@@ -312,7 +312,7 @@ func cjsonDecode(L *lua.LState, cfg *cjsonConfig, null *lua.LUserData) int {
 	}
 	s, ok := lua51.ToString(L.Get(1))
 	if !ok {
-		argError(L, 1, "decode", "string expected, got "+luaTypeName(L.Get(1)))
+		argError(L, 1, "decode", "string expected, got "+argTypeName(L, 1))
 	}
 	d := &cjsonDecoder{L: L, cfg: cfg, null: null, s: s}
 	// Lua CJSON refuses UTF-16/32 input by looking at the first two bytes.
@@ -328,11 +328,13 @@ func cjsonDecode(L *lua.LState, cfg *cjsonConfig, null *lua.LUserData) int {
 	return 1
 }
 
-func luaTypeName(v lua.LValue) string {
-	if v == lua.LNil {
+// argTypeName is luaL_typename for argument n: "no value" past the last
+// argument, where an explicit nil is "nil".
+func argTypeName(L *lua.LState, n int) string {
+	if n > L.GetTop() {
 		return "no value"
 	}
-	return v.Type().String()
+	return L.Get(n).Type().String()
 }
 
 func (d *cjsonDecoder) fail(expected, found string) {

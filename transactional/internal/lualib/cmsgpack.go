@@ -190,7 +190,7 @@ func (c *mpCursor) need(n int) bool {
 func cmsgpackUnpack(L *lua.LState, limit, offset int, all bool) int {
 	s, ok := lua51.ToString(L.Get(1))
 	if !ok {
-		argError(L, 1, "unpack", "string expected, got "+luaTypeName(L.Get(1)))
+		argError(L, 1, "unpack", "string expected, got "+argTypeName(L, 1))
 	}
 	if offset < 0 || limit < 0 {
 		L.RaiseError("Invalid request to unpack with offset of %d and limit of %d.", offset, len(s))

@@ -2,7 +2,6 @@ package lualib
 
 import (
 	"encoding/binary"
-	"fmt"
 	"math"
 	"strings"
 
@@ -30,6 +29,15 @@ func openStruct(L *lua.LState) *lua.LTable {
 	t.RawSetString("unpack", L.NewFunction(structUnpack))
 	t.RawSetString("size", L.NewFunction(structSize))
 	return t
+}
+
+// structFormat is the format argument as C reads it: up to its first NUL.
+func structFormat(L *lua.LState) string {
+	f := L.CheckString(1)
+	if i := strings.IndexByte(f, 0); i >= 0 {
+		return f[:i]
+	}
+	return f
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -90,16 +98,14 @@ func structControl(L *lua.LState, fname string, opt byte, fmtStr string, i *int,
 		h.big = true
 	case '<':
 		h.big = false
-	case '=':
-		h.big = false
 	case '!':
 		a := structGetNum(L, fmtStr, i, structMaxAlign)
 		if a&(a-1) != 0 {
-			argError(L, 1, fname, fmt.Sprintf("alignment %d is not a power of 2", a))
+			L.RaiseError("alignment %d is not a power of 2", a)
 		}
 		h.align = a
 	default:
-		argError(L, 1, fname, fmt.Sprintf("invalid format option '%c'", opt))
+		argError(L, 1, fname, "invalid format option '"+string([]byte{opt})+"'")
 	}
 }
 
@@ -122,7 +128,7 @@ func structPutInt(b []byte, v uint64, big bool, size int, negative bool) []byte 
 }
 
 func structPack(L *lua.LState) int {
-	fmtStr := L.CheckString(1)
+	fmtStr := structFormat(L)
 	h := structHeader{align: 1}
 	arg := 2
 	var b []byte
@@ -190,7 +196,7 @@ func structCheckNumber(L *lua.LState, n int, fname string) lua.LNumber {
 	case lua.LNumber:
 		return v
 	case lua.LString:
-		if f, err := parseLuaNumber(string(v)); err == nil {
+		if f, ok := lua.StrToNumber(string(v)); ok {
 			return lua.LNumber(f)
 		}
 	}
@@ -232,10 +238,10 @@ func structGetInt(buf []byte, big, signed bool, size int) float64 {
 }
 
 func structUnpack(L *lua.LState) int {
-	fmtStr := L.CheckString(1)
+	fmtStr := structFormat(L)
 	data, ok := lua51.ToString(L.Get(2))
 	if !ok {
-		argError(L, 2, "unpack", "string expected, got "+luaTypeName(L.Get(2)))
+		argError(L, 2, "unpack", "string expected, got "+argTypeName(L, 2))
 	}
 	ld := len(data)
 	pos := L.OptInt(3, 1) - 1
@@ -304,7 +310,7 @@ func structUnpack(L *lua.LState) int {
 }
 
 func structSize(L *lua.LState) int {
-	fmtStr := L.CheckString(1)
+	fmtStr := structFormat(L)
 	h := structHeader{align: 1}
 	pos := 0
 	for i := 0; i < len(fmtStr); {
@@ -313,9 +319,9 @@ func structSize(L *lua.LState) int {
 		size := structOptSize(L, opt, fmtStr, &i)
 		pos += structToAlign(pos, &h, opt, size)
 		if opt == 's' {
-			argError(L, 1, "size", "options 'c0' - 's' have undefined sizes")
+			argError(L, 1, "size", "option 's' has no fixed size")
 		} else if opt == 'c' && size == 0 {
-			argError(L, 1, "size", "options 'c0' - 's' have undefined sizes")
+			argError(L, 1, "size", "option 'c0' has no fixed size")
 		}
 		if !isAlnum(opt) {
 			structControl(L, "size", opt, fmtStr, &i, &h)
