@@ -21,6 +21,8 @@ type Config struct {
 	// because the engine has no TLS and no ACLs: it is meant for one
 	// machine's tools and tests.
 	AllowRemote bool
+	// Limits bound what clients may send and how many may connect.
+	Limits Limits
 	// Ready, when set, is called once with the address Serve listens on,
 	// which tells the caller the port chosen for a port of 0.
 	Ready func(addr net.Addr)
@@ -41,7 +43,7 @@ func Serve(ctx context.Context, cfg Config) error {
 	if !cfg.AllowRemote && !isLoopback(cfg.Addr) {
 		return &NotLoopbackError{cfg.Addr}
 	}
-	opts := []Option{WithTimeLimit(cfg.TimeLimit), WithRealTime()}
+	opts := []Option{WithTimeLimit(cfg.TimeLimit), WithRealTime(), WithLimits(cfg.Limits)}
 	if cfg.Password != "" {
 		opts = append(opts, WithPassword(cfg.Password))
 	}
