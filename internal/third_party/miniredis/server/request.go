@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -218,6 +219,18 @@ func (r *reqReader) inline() ([]string, error) {
 	b, err := r.line('\n', "too big inline request")
 	if err != nil {
 		return nil, err
+	}
+	if bytes.IndexByte(b, 0) >= 0 {
+		// Redis looks for the newline with strchr, which stops at the
+		// NUL: it waits for more until the request is too big.
+		for {
+			if _, err := r.line('\n', "too big inline request"); err != nil {
+				return nil, err
+			}
+			if r.n > maxInline {
+				return nil, ProtocolError("too big inline request")
+			}
+		}
 	}
 	if len(b) > 0 && b[len(b)-1] == '\r' {
 		b = b[:len(b)-1]

@@ -3,15 +3,9 @@ package server
 // splitArgs splits an inline request into arguments as Redis's sdssplitargs
 // does: runs of spaces separate them, "double quotes" take \n \r \t \b \a,
 // \xHH and \<any>, 'single quotes' take \', and a closing quote must end
-// the argument. ok is false for an unbalanced quote. Redis reads the line
-// as a C string, so a NUL ends it.
+// the argument. ok is false for an unbalanced quote. The line has no NUL
+// (the reader sees to it, as Redis's C strings do).
 func splitArgs(line []byte) (args []string, ok bool) {
-	for i, c := range line {
-		if c == 0 {
-			line = line[:i]
-			break
-		}
-	}
 	p := 0
 	at := func(i int) byte { // C's *(p+i), NUL at the end
 		if p+i < len(line) {
