@@ -47,6 +47,7 @@ func TestReadRequest(t *testing.T) {
 		{payload: "*1\r\n$+4\r\nPING\r\n", err: ProtocolError("invalid bulk length")},
 		{payload: "*1\r\n$04\r\nPING\r\n", err: ProtocolError("invalid bulk length")},
 		{payload: "*1\r\nx\r\n", err: ProtocolError("expected '$', got 'x'")},
+		{payload: "*1\r\n\r\n", err: ProtocolError("expected '$', got '\r'")},
 		{payload: "*2\r\n$1\r\na\r\n*1\r\n", err: ProtocolError("expected '$', got '*'")},
 		{payload: strings.Repeat("x", maxInline+10), err: ProtocolError("too big inline request")},
 		{payload: "*" + strings.Repeat("1", maxInline+10), err: ProtocolError("too big mbulk count string")},

@@ -135,8 +135,11 @@ func (r *reqReader) countLine(tooBig string) (int64, byte, error) {
 	if err != nil {
 		return 0, 0, err
 	}
-	kind := b[0] // never empty: the caller peeked it, or it is "\r"
-	n, ok := string2ll(b[1:])
+	kind, n, ok := byte('\r'), int64(0), false
+	if len(b) > 0 {
+		kind = b[0]
+		n, ok = string2ll(b[1:])
+	}
 	if _, err := r.rd.Discard(1); err != nil {
 		return 0, 0, err
 	}
