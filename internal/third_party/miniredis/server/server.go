@@ -50,6 +50,7 @@ type Server struct {
 	limits     Limits           // scriptgen: see SetLimits
 	idleExempt func(*Peer) bool // scriptgen: see SetLimits
 	logf       func(format string, args ...any)
+	wake       func() // see SetWake
 }
 
 // NewServer makes a server listening on addr. Close with .Close().
@@ -226,6 +227,7 @@ func (s *Server) servePeer(c net.Conn) {
 						s.log("closing client %s that reached max query buffer length", c.RemoteAddr())
 					}
 					peer.Close()
+					s.wakeBlocked()
 					return
 				}
 			}
@@ -305,6 +307,23 @@ func (s *Server) SetLimits(l Limits, idleExempt func(*Peer) bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.limits, s.idleExempt = l, idleExempt
+}
+
+// SetWake sets what wakes the commands that wait (BLPOP and the like)
+// when a client goes away, so that they see it and end (scriptgen).
+func (s *Server) SetWake(wake func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.wake = wake
+}
+
+func (s *Server) wakeBlocked() {
+	s.mu.Lock()
+	wake := s.wake
+	s.mu.Unlock()
+	if wake != nil {
+		wake()
+	}
 }
 
 // SetLog sends the server's log lines (a panic's stack, a client closed
