@@ -2,6 +2,7 @@ package transactional
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"net"
 	"runtime"
@@ -167,6 +168,35 @@ func TestProtocolAsRedis(t *testing.T) {
 			t.Errorf("%q:\n serve %q\n redis %q", clip(req), got, want)
 		}
 		checkClientReply(t, addr, req, []byte(got))
+	}
+}
+
+// TestUnauthenticatedLimits: before AUTH, Redis 7.0.15 takes no more than
+// 10 arguments of 16 KiB; an AUTH pipelined before a request lifts the
+// limits for it.
+func TestUnauthenticatedLimits(t *testing.T) {
+	rs := redistest.Start(t)
+	// Set after the start: redistest's readiness probe runs no AUTH.
+	if err := rs.Client(t).ConfigSet(context.Background(), "requirepass", "pw").Err(); err != nil {
+		t.Fatal(err)
+	}
+	_, addr := listen(t, Limits{}, WithPassword("pw"))
+	eleven := "*11\r\n$4\r\nECHO\r\n" + strings.Repeat("$1\r\na\r\n", 10)
+	big := "*2\r\n$4\r\nECHO\r\n$16385\r\n" + strings.Repeat("b", 16385) + "\r\n"
+	for _, c := range []string{
+		"*10\r\n",
+		eleven,
+		"*2\r\n$4\r\nECHO\r\n$16384\r\n",
+		big,
+		"AUTH pw\r\n" + eleven + big + "QUIT\r\n",
+		"PING\r\n" + eleven,
+		"*2\r\n$4\r\nAUTH\r\n$2\r\npw\r\n" + "*11\r\n",
+	} {
+		want := exchange(t, rs.Addr, []byte(c), false)
+		got := exchange(t, addr, []byte(c), false)
+		if got != want {
+			t.Errorf("%.60q:\n serve %.80q\n redis %.80q", c, got, want)
+		}
 	}
 }
 

@@ -210,7 +210,9 @@ func New(opts ...Option) *Engine {
 	e.eval = newSandbox(e, false)
 	e.funcs = newFunctionRegistry(e)
 	e.srv.SetPreHook(e.hook)
-	e.srv.SetLimits(o.limits, miniredis.PeerSubscribed)
+	e.srv.SetLimits(o.limits, func(p *server.Peer) (idleExempt, unauthenticated bool) {
+		return miniredis.PeerSubscribed(p), o.password != "" && !miniredis.PeerAuthenticated(p)
+	})
 	return e
 }
 

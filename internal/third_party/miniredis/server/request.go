@@ -77,6 +77,9 @@ type reqReader struct {
 	lim Limits
 	n   int64  // bytes of the request being read
 	buf []byte // a line longer than rd's buffer
+	// unauthenticated, when set, says whether the client has yet to
+	// AUTH: Redis 7.0.15 then takes no more than 10 arguments of 16 KiB.
+	unauthenticated func() bool
 }
 
 func newReqReader(rd *bufio.Reader, lim Limits) *reqReader {
@@ -158,6 +161,9 @@ func (r *reqReader) multibulk() ([]string, error) {
 	if n == -1<<63 || n > MaxMultibulkLen {
 		return nil, ProtocolError("invalid multibulk length")
 	}
+	if n > 10 && r.unauthenticated != nil && r.unauthenticated() {
+		return nil, ProtocolError("unauthenticated multibulk length")
+	}
 	if n <= 0 {
 		return nil, nil
 	}
@@ -175,6 +181,9 @@ func (r *reqReader) multibulk() ([]string, error) {
 		}
 		if l < 0 || l > r.lim.MaxBulkLen {
 			return nil, ProtocolError("invalid bulk length")
+		}
+		if l > 16384 && r.unauthenticated != nil && r.unauthenticated() {
+			return nil, ProtocolError("unauthenticated bulk length")
 		}
 		s, err := r.bulk(l)
 		if err != nil {
