@@ -58,24 +58,28 @@ func FuzzServe(f *testing.F) {
 	})
 }
 
-// pong reports whether a new client gets PONG within a few seconds.
-func pong(addr string) bool {
+// pong reports whether a new client gets PONG within a few seconds, and
+// if not what it got.
+func pong(addr string) (bool, string) {
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
-		return false
+		return false, err.Error()
 	}
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(5 * time.Second))
 	if _, err := c.Write([]byte("PING\r\n")); err != nil {
-		return false
+		return false, err.Error()
 	}
 	buf := make([]byte, 7)
 	n := 0
-	for n < len(buf) {
-		m, err := c.Read(buf[n:])
-		if n += m; err != nil {
-			break
-		}
+	for n < len(buf) && err == nil {
+		var m int
+		m, err = c.Read(buf[n:])
+		n += m
 	}
-	return string(buf[:n]) == "+PONG\r\n"
+	got := string(buf[:n])
+	if err != nil {
+		got += " (" + err.Error() + ")"
+	}
+	return got == "+PONG\r\n", got
 }

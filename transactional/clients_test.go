@@ -35,8 +35,8 @@ func checkClientReply(t testing.TB, addr string, req, reply []byte) {
 			t.Fatalf("request %q: reply has Go's %q: %q", clip(req), s, clip(reply))
 		}
 	}
-	if !pong(addr) {
-		t.Fatalf("after request %q the server does not answer PING", clip(req))
+	if ok, got := pong(addr); !ok {
+		t.Fatalf("after request %q the server answers PING with %q", clip(req), got)
 	}
 }
 
@@ -50,7 +50,7 @@ func clip(b []byte) []byte {
 // exchange sends req on a new connection and returns what comes back until
 // the server closes ("<EOF>" appended) or is quiet for a while ("<open>").
 // With closeWrite the client then shuts its side, as a client that
-// disconnects after writing.
+// disconnects after writing, and waits up to 10s for the close.
 func exchange(t testing.TB, addr string, req []byte, closeWrite bool) string {
 	t.Helper()
 	c, err := net.Dial("tcp", addr)
@@ -69,7 +69,10 @@ func exchange(t testing.TB, addr string, req []byte, closeWrite bool) string {
 		}
 	}
 	if closeWrite {
+		// The server closes once it has run what came: wait for that, so
+		// that a script still running does not meet the next request.
 		c.(*net.TCPConn).CloseWrite()
+		return readAll(c, 10*time.Second)
 	}
 	return readAll(c, 300*time.Millisecond)
 }
