@@ -47,10 +47,12 @@ plots: build
 # -short size, then the library's exactness tests run again at full size
 # (64 goroutines x 2,000 requests per limiter) without it, as does Lua
 # 5.1's own test suite (constructs.lua: 40 s under the race detector).
+# Last, a minute of random client streams against serve (FuzzServe).
 test: vet fmt
 	$(GO) test -race -short -timeout 25m ./...
 	$(GO) test -count=1 -timeout 15m ./internal/libtest
 	$(GO) test -count=1 -run '^TestLua$$' ./internal/third_party/gopher-lua
+	$(GO) test -run '^$$' -fuzz '^FuzzServe$$' -fuzztime 60s ./transactional
 
 vet:
 	$(GO) vet ./...

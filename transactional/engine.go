@@ -116,6 +116,7 @@ type options struct {
 	busyThreshold time.Duration
 	memoryLimit   int64
 	log           func(level int, msg string)
+	limits        Limits
 }
 
 // WithClock starts the virtual clock at t.
@@ -144,6 +145,22 @@ func WithBusyReplyThreshold(d time.Duration) Option {
 // WithLog receives redis.log calls (level is one of redis.LOG_*). It runs
 // inside the script, with the keyspace locked: it must not call the Engine.
 func WithLog(f func(level int, msg string)) Option { return func(o *options) { o.log = f } }
+
+// Limits bound the clients of Listen as Redis's settings of the same names
+// do: proto-max-bulk-len, client-query-buffer-limit, maxclients and
+// timeout. A zero field takes Redis's default (512 MB, 1 GB, 10,000, no
+// timeout).
+type Limits = server.Limits
+
+// Redis's defaults for Limits.
+const (
+	DefaultMaxBulkLen       = server.DefaultMaxBulkLen
+	DefaultQueryBufferLimit = server.DefaultQueryBufferLimit
+	DefaultMaxClients       = server.DefaultMaxClients
+)
+
+// WithLimits sets the limits of the connections Listen accepts.
+func WithLimits(l Limits) Option { return func(o *options) { o.limits = l } }
 
 // New returns an Engine that is not listening; use Do in-process or Listen
 // for a RESP server.
@@ -199,6 +216,9 @@ func New(opts ...Option) *Engine {
 	e.eval = newSandbox(e, false)
 	e.funcs = newFunctionRegistry(e)
 	e.srv.SetPreHook(e.hook)
+	e.srv.SetLimits(o.limits, func(p *server.Peer) (idleExempt, unauthenticated bool) {
+		return miniredis.PeerSubscribed(p), o.password != "" && !miniredis.PeerAuthenticated(p)
+	})
 	return e
 }
 

@@ -31,6 +31,8 @@ type Config struct {
 	// remote address with no password hands the keyspace and EVAL to
 	// anyone who can reach the port.
 	Unprotected bool
+	// Limits bound what clients may send and how many may connect.
+	Limits Limits
 	// Ready, when set, is called once with the address Serve listens on,
 	// which tells the caller the port chosen for a port of 0.
 	Ready func(addr net.Addr)
@@ -59,7 +61,7 @@ func Serve(ctx context.Context, cfg Config) error {
 	if cfg.AllowRemote && cfg.Password == "" && !cfg.Unprotected {
 		return ErrProtected
 	}
-	opts := []Option{WithTimeLimit(cfg.TimeLimit), WithRealTime()}
+	opts := []Option{WithTimeLimit(cfg.TimeLimit), WithRealTime(), WithLimits(cfg.Limits)}
 	if cfg.LuaMemoryLimit != 0 {
 		opts = append(opts, WithLuaMemoryLimit(max(cfg.LuaMemoryLimit, 0)))
 	}

@@ -29,8 +29,8 @@ var longNativeCalls = map[string]string{
 	"cjson.decode in a loop":          "local s = '[' .. string.rep('1,', 2^20) .. '1]' while true do cjson.decode(s) end",
 }
 
-// listen serves e on a loopback port and returns a client of it.
-func listen(t *testing.T, e *Engine) *redis.Client {
+// clientOf serves e on a loopback port and returns a client of it.
+func clientOf(t *testing.T, e *Engine) *redis.Client {
 	t.Helper()
 	addr, err := e.Listen("")
 	if err != nil {
@@ -67,7 +67,7 @@ func TestTimeLimitStopsNativeCalls(t *testing.T) {
 	}
 	const limit = 300 * time.Millisecond
 	e := newEngine(t, WithRealTime(), WithTimeLimit(limit))
-	c := listen(t, e)
+	c := clientOf(t, e)
 	for name, src := range longNativeCalls {
 		t.Run(name, func(t *testing.T) {
 			select {
@@ -93,8 +93,8 @@ func TestScriptKillStopsNativeCalls(t *testing.T) {
 	}
 	const busy = 200 * time.Millisecond
 	e := newEngine(t, WithRealTime(), WithTimeLimit(0), WithBusyReplyThreshold(busy))
-	c := listen(t, e)
-	ctl := listen(t, e)
+	c := clientOf(t, e)
+	ctl := clientOf(t, e)
 	for name, src := range longNativeCalls {
 		t.Run(name, func(t *testing.T) {
 			done := evalStops(c, src)
@@ -134,7 +134,7 @@ func TestLuaMemoryLimit(t *testing.T) {
 		t.Skip("allocates up to the limit")
 	}
 	e := newEngine(t, WithRealTime(), WithTimeLimit(20*time.Second), WithLuaMemoryLimit(64<<20))
-	c := listen(t, e)
+	c := clientOf(t, e)
 	for name, src := range map[string]string{
 		"string.rep":     "return #string.rep('ab', 2^26)",
 		"table growth":   "local t = {} for i = 1, 2^30 do t[i] = {i} end",
@@ -168,8 +168,8 @@ func TestBusyDuringNativeCall(t *testing.T) {
 	}
 	const limit = 2 * time.Second
 	e := newEngine(t, WithRealTime(), WithTimeLimit(limit), WithBusyReplyThreshold(100*time.Millisecond))
-	c := listen(t, e)
-	other := listen(t, e)
+	c := clientOf(t, e)
+	other := clientOf(t, e)
 	ctx := context.Background()
 	done := evalStops(c, "redis.call('SET', 'w', '1') "+longNativeCalls["pattern backtracking"])
 	time.Sleep(300 * time.Millisecond)

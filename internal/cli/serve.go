@@ -9,11 +9,14 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/scriptgen/scriptgen/transactional"
 )
 
-const serveUsage = `usage: scriptgen serve [-addr 127.0.0.1:6390] [-requirepass PASSWORD] [-time-limit 5s] [-lua-memory-limit 1gb] [-allow-remote [-protected-mode=false]]
+const serveUsage = `usage: scriptgen serve [-addr 127.0.0.1:6390] [-requirepass PASSWORD] [-time-limit 5s] [-lua-memory-limit 1gb]
+       [-allow-remote [-protected-mode=false]]
+       [-maxclients N] [-timeout SECONDS] [-proto-max-bulk-len BYTES] [-client-query-buffer-limit BYTES]
 
 Serve the embedded engine (miniredis plus scriptgen's Redis-7-faithful Lua
 sandbox: EVAL, EVALSHA, EVAL_RO, SCRIPT, FUNCTION, FCALL) as a RESP server, so
@@ -28,6 +31,14 @@ Flags:
                        limit) with "not enough memory"
   -allow-remote        allow binding to a non-loopback address (needs -requirepass)
   -protected-mode      refuse -allow-remote without -requirepass (default true)
+
+Client limits, as Redis's settings of the same names:
+  -maxclients N        refuse more clients than N (default 10000)
+  -timeout S           close a client idle for S seconds (default 0: never)
+  -proto-max-bulk-len B
+                       refuse an argument longer than B bytes (default 536870912)
+  -client-query-buffer-limit B
+                       close a client whose request exceeds B bytes (default 1073741824)
 `
 
 func init() {
@@ -53,8 +64,18 @@ func serve(e *env, args []string) int {
 	protected := fs.Bool("protected-mode", true, "")
 	mem := memorySize(transactional.DefaultLuaMemoryLimit)
 	fs.Var(&mem, "lua-memory-limit", "")
+	lim := &cfg.Limits
+	fs.IntVar(&lim.MaxClients, "maxclients", transactional.DefaultMaxClients, "")
+	idle := fs.Int("timeout", 0, "")
+	fs.Int64Var(&lim.MaxBulkLen, "proto-max-bulk-len", transactional.DefaultMaxBulkLen, "")
+	fs.Int64Var(&lim.QueryBufferLimit, "client-query-buffer-limit", transactional.DefaultQueryBufferLimit, "")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintf(e.stderr, "scriptgen serve: %v\n%s", err, serveUsage)
+		return ExitUsage
+	}
+	lim.IdleTimeout = time.Duration(*idle) * time.Second
+	if lim.MaxClients < 1 || *idle < 0 || lim.MaxBulkLen < 1 || lim.QueryBufferLimit < 1 {
+		fmt.Fprintf(e.stderr, "scriptgen serve: -maxclients, -timeout, -proto-max-bulk-len and -client-query-buffer-limit take a positive number (-timeout: or 0)\n%s", serveUsage)
 		return ExitUsage
 	}
 	if fs.NArg() > 0 {

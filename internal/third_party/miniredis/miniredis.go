@@ -212,6 +212,13 @@ func (m *Miniredis) start(s *server.Server) error {
 func (m *Miniredis) startLocked(s *server.Server) error {
 	m.srv = s
 	s.SetPreHook(m.nextPreHook)
+	// scriptgen: a blocked command of a client that went away looks again
+	// (it checks Peer.Closed) instead of waiting for a push or forever.
+	s.SetWake(func() {
+		m.Lock()
+		m.signal.Broadcast()
+		m.Unlock()
+	})
 	m.nextPreHook = nil
 	if a := s.Addr(); a != nil {
 		m.ip = a.IP.String()

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"unicode"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/fpconv"
@@ -42,6 +43,10 @@ type Server struct {
 	wg        sync.WaitGroup
 	infoConns int
 	infoCmds  int
+	limits    Limits    // scriptgen: see SetLimits
+	peerState PeerState // scriptgen: see SetLimits
+	logf      func(format string, args ...any)
+	wake      func() // see SetWake
 }
 
 // NewServer makes a server listening on addr. Close with .Close().
@@ -110,8 +115,16 @@ func (s *Server) serve(l net.Listener) {
 
 // ServeConn handles a net.Conn. Nice with net.Pipe()
 func (s *Server) ServeConn(conn net.Conn) {
-	s.wg.Add(1)
 	s.mu.Lock()
+	if len(s.peers) >= s.limits.withDefaults().MaxClients {
+		s.mu.Unlock()
+		// As Redis: the error, unasked, then close.
+		conn.SetWriteDeadline(time.Now().Add(time.Second))
+		conn.Write([]byte("-ERR max number of clients reached\r\n"))
+		conn.Close()
+		return
+	}
+	s.wg.Add(1)
 	s.peers[conn] = struct{}{}
 	s.infoConns++
 	s.mu.Unlock()
@@ -176,45 +189,10 @@ func (s *Server) Register(cmd string, f Cmd, options ...CmdOption) error {
 	return nil
 }
 
-func (s *Server) servePeer(c net.Conn) {
-	r := bufio.NewReader(c)
-	peer := &Peer{
-		w: bufio.NewWriter(c),
-	}
-
-	defer func() {
-		for _, f := range peer.onDisconnect {
-			f()
-		}
-	}()
-
-	readCh := make(chan []string)
-
-	go func() {
-		defer close(readCh)
-
-		for {
-			args, err := readArray(r)
-			if err != nil {
-				peer.Close()
-				return
-			}
-
-			readCh <- args
-		}
-	}()
-
-	for args := range readCh {
-		s.Dispatch(peer, args)
-		peer.Flush()
-
-		if peer.Closed() {
-			c.Close()
-		}
-	}
-}
-
 func (s *Server) Dispatch(c *Peer, args []string) {
+	if len(args) == 0 {
+		return // scriptgen: as Redis ignores an empty request
+	}
 	cmd, args := args[0], args[1:]
 	cmdUp := strings.ToUpper(cmd)
 	s.mu.Lock()
