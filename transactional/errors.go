@@ -13,14 +13,6 @@ import (
 // silently. Here are the texts only the engine has: those of the Lua
 // sandbox, and its own.
 
-// The shebang's texts, under the names shebang.go gives them.
-const (
-	msgUnknownFlag       = miniredis.MsgUnknownFlag
-	msgUnknownShebangOpt = miniredis.MsgUnknownShebangOpt
-	msgUnknownEngine     = miniredis.MsgUnknownEngine
-	msgInvalidShebang    = miniredis.MsgInvalidShebang
-)
-
 const (
 	// Errors raised inside the Lua sandbox. Redis adds "ERR " when they reach
 	// the client; inside the script (pcall) they are seen without it.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/script"
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 )
 
 // scriptFlags are the flags a script declares in its "#!lua flags=..."
@@ -54,19 +55,19 @@ func parseShebang(body string) (scriptFlags, string, error) {
 	}
 	nl := strings.IndexByte(body, '\n')
 	if nl < 0 {
-		return 0, "", fmt.Errorf("%s", msgInvalidShebang)
+		return 0, "", fmt.Errorf("%s", miniredis.MsgInvalidShebang)
 	}
 	sb := script.ParseShebang(body[:nl])
 	if sb.Engine.Text == "" {
 		return 0, "", fmt.Errorf("ERR Invalid engine in script shebang")
 	}
 	if !strings.EqualFold(sb.Engine.Text, "#!lua") {
-		return 0, "", fmt.Errorf(msgUnknownEngine, sb.Engine.Text)
+		return 0, "", fmt.Errorf(miniredis.MsgUnknownEngine, sb.Engine.Text)
 	}
 	var flags scriptFlags
 	for _, o := range sb.Options {
 		if o.Key != "flags" {
-			return 0, "", fmt.Errorf(msgUnknownShebangOpt, o.Text)
+			return 0, "", fmt.Errorf(miniredis.MsgUnknownShebangOpt, o.Text)
 		}
 		if o.Value == "" {
 			continue
@@ -74,7 +75,7 @@ func parseShebang(body string) (scriptFlags, string, error) {
 		for _, name := range o.Items() {
 			f, ok := parseFlagName(name.Text)
 			if !ok {
-				return 0, "", fmt.Errorf(msgUnknownFlag, name.Text)
+				return 0, "", fmt.Errorf(miniredis.MsgUnknownFlag, name.Text)
 			}
 			flags |= f
 		}
