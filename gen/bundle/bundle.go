@@ -192,13 +192,19 @@ func (l *Library) EvalSource(s *script.Script) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// A transactional script whose every write is the last thing that can
-	// fail is all-or-nothing as it stands: it runs unwrapped, at Redis's
-	// cost (prelude.Ship).
+	return Shipped(s, head, code), nil
+}
+
+// Shipped is the EVAL text of s from EvalCode's parts: head and code, the
+// code in the rollback prelude when s is transactional. A transactional
+// script whose every write is the last thing that can fail is
+// all-or-nothing as it stands: it runs unwrapped, at Redis's cost
+// (prelude.Ship).
+func Shipped(s *script.Script, head, code string) string {
 	if s.Has(script.Transactional) {
-		return head + prelude.Ship(code), nil
+		return head + prelude.Ship(code)
 	}
-	return head + code, nil
+	return head + code
 }
 
 // EvalCode is s's EVAL text before the rollback prelude: its shebang line

@@ -581,8 +581,8 @@ func bundledSource(scripts map[string]*script.Script, s *script.Script) (bundled
 			if b.head, b.code, err = l.EvalCode(s); err != nil {
 				return bundled{}, err
 			}
-			b.shipped, err = l.EvalSource(s)
-			return b, err
+			b.shipped = bundle.Shipped(s, b.head, b.code)
+			return b, nil
 		}
 	}
 	return bundled{}, fmt.Errorf("not bundled: another script includes it")
