@@ -34,7 +34,7 @@ func packages(t *testing.T) map[string][]string {
 		name := d.Name()
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
-		if p != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "node_modules" || rel == "bin") {
+		if p != root && (notOurs(name, rel) || strings.HasPrefix(name, "_") || name == "testdata") {
 			return filepath.SkipDir
 		}
 		pkg, err := build.ImportDir(p, 0)
@@ -52,6 +52,12 @@ func packages(t *testing.T) map[string][]string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// notOurs reports whether a directory holds no source of the repository's
+// (hidden, downloaded or built), by its name and path from the root.
+func notOurs(name, rel string) bool {
+	return strings.HasPrefix(name, ".") || name == "node_modules" || rel == "bin"
 }
 
 // TestLayers holds every package to its row of the layers table: the
@@ -137,7 +143,7 @@ func goFiles(t *testing.T, f func(rel string, src []byte, isGenerated, isTest bo
 		rel, _ := filepath.Rel(root, p)
 		rel = filepath.ToSlash(rel)
 		if d.IsDir() {
-			if p != root && (strings.HasPrefix(d.Name(), ".") || d.Name() == "node_modules" || rel == "internal/third_party" || rel == "bin") {
+			if p != root && (notOurs(d.Name(), rel) || rel == "internal/third_party") {
 				return filepath.SkipDir
 			}
 			return nil
