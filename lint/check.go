@@ -206,6 +206,9 @@ func (a *checker) unused(k luaflow.Keys) {
 		return
 	}
 	s := a.u.s
+	if s.Inferred {
+		return // inferred from the reads and the file name: unread ones are the caller's convention
+	}
 	if !k.DynamicKeys {
 		for i, key := range s.Keys {
 			if !k.KeysUsed[i+1] && !key.Variadic {

@@ -8,7 +8,7 @@ import (
 
 func lintSrc(src string) string {
 	var out []string
-	for _, f := range Source(Options{}, "p.lua", []byte(src)) {
+	for _, f := range Source(snippet, "p.lua", []byte(src)) {
 		out = append(out, f.String())
 	}
 	return strings.Join(out, "\n")
@@ -101,7 +101,7 @@ return incr(ARGV[1])`, []string{"3:45 key-source", "5:13 args"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var got []string
-			for _, f := range Source(Options{}, "p.lua", []byte(tc.src)) {
+			for _, f := range Source(snippet, "p.lua", []byte(tc.src)) {
 				got = append(got, fmt.Sprintf("%d:%d %s", f.Line, f.Col, f.Rule))
 			}
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {

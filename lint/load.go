@@ -186,6 +186,7 @@ func (l *linter) run(files []string) *Result {
 			continue
 		}
 		byName[dirName] = p.path
+		l.inferred(p, u)
 		units = append(units, u)
 		res.Scripts = append(res.Scripts, p.s)
 	}

@@ -74,6 +74,7 @@ const (
 // Rules lists every check, in the order `scriptgen help lint` shows them.
 var Rules = []Rule{
 	{RuleHeader, Error, "the --! header must parse: known keys, names, types, defaults and flags", "--! arg: limit integer"},
+	{RuleInferred, Info, "a script without a --! header is analysed with the keys and args its body reads (scriptgen annotate writes them down)", "return redis.call('GET', KEYS[1])"},
 	{RuleSyntax, Error, "the body must be valid Lua 5.1 (exit code 2)", "local x = = 1"},
 	{RuleInclude, Error, "every include (--! include: or --- @include \"path\") must name a readable Lua file", `--- @include "includes/missing"`},
 	{RuleKeySource, Error, "every key a command touches must come from KEYS; one built from ARGV, literals or replies is invisible to the cluster router: pass it in KEYS with a hash tag",

@@ -56,12 +56,27 @@ func (ld *Loader) Parse(path string) (s *Script, errs error, err error) {
 		if src, f.err = ld.read(path); f.err == nil {
 			f.s, f.errs = Parse(path, src)
 			f.s.ld = ld
+			if f.s.Inferred && len(f.s.Lua.Includes) > 0 {
+				f.s.infer(ld.spliced(f.s.Lua))
+			}
 		}
 		ld.mu.Lock()
 		ld.scripts[path] = f
 		ld.mu.Unlock()
 	}
 	return f.s, f.errs, f.err
+}
+
+// spliced are the files l includes, directly or through them: their code
+// runs in the same EVAL and reads the script's KEYS and ARGV.
+func (ld *Loader) spliced(l *Lua) []*Lua {
+	var out []*Lua
+	ld.Walk(l, map[string]bool{}, func(_ *Lua, inc Include, to *Lua, err error) {
+		if err == nil {
+			out = append(out, to)
+		}
+	})
+	return out
 }
 
 // Lua returns the file at path, read and parsed the first time. err is the

@@ -31,9 +31,11 @@ type parser struct {
 	s    *Script
 	errs ErrorList
 
-	seen       map[string]Pos // header keys allowed once
-	names      map[string]Pos // keys and args, each its own namespace
-	argNames   map[string]Pos
+	seen     map[string]Pos // header keys allowed once
+	names    map[string]Pos // keys and args, each its own namespace
+	argNames map[string]Pos
+	header   bool // a `--!` line was seen
+
 	optionalAt *Arg // first optional or defaulted arg, for the ordering rule
 }
 
@@ -78,6 +80,7 @@ func (p *parser) run() {
 			}
 			p.headerLine(n, indent, trimmed)
 			p.s.HeaderEnd = n
+			p.header = true
 			continue
 		}
 		if !inHeader {
@@ -449,12 +452,13 @@ func (p *parser) ident(n, col int, what, name string) bool {
 func (p *parser) finish() {
 	p.checkPatterns()
 	if p.s.Name == "" {
-		base := strings.TrimSuffix(filepath.Base(p.s.Path), ".lua")
-		if identRE.MatchString(base) {
-			p.s.Name = base
-		} else {
-			p.errorf(1, 1, "no `--! name:` and the file name %q is not a valid name (lower snake_case)", base)
-		}
+		// Any file name will do: scripts written for other loaders are
+		// named addStandardJob-9.lua.
+		p.s.Name, _ = NameOf(strings.TrimSuffix(filepath.Base(p.s.Path), ".lua"))
+	}
+	library := p.s.Shebang != nil && p.s.Shebang.Has("name")
+	if !p.header && !library && len(p.errs) == 0 && p.s.Lua.Syntax == nil {
+		p.s.infer(nil)
 	}
 }
 

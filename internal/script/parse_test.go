@@ -172,10 +172,21 @@ func TestParseErrors(t *testing.T) {
 	}
 }
 
-func TestBadFileName(t *testing.T) {
-	_, err := Parse("dir/Bad-Name.lua", []byte("return 1\n"))
-	if err == nil || err.Error() != `dir/Bad-Name.lua:1:1: no `+"`--! name:`"+` and the file name "Bad-Name" is not a valid name (lower snake_case)` {
-		t.Errorf("got %v", err)
+func TestAnyFileName(t *testing.T) {
+	for path, want := range map[string]string{
+		"dir/Bad-Name.lua":         "bad_name",
+		"addStandardJob-9.lua":     "add_standard_job",
+		"getStateV2-8.lua":         "get_state_v2",
+		"HTTPServer.lua":           "http_server",
+		"9lives.lua":               "script_9lives",
+		"--.lua":                   "script",
+		"already_snake_case.lua":   "already_snake_case",
+		"with.dots and spaces.lua": "with_dots_and_spaces",
+	} {
+		s, err := Parse(path, []byte("return 1\n"))
+		if err != nil || s.Name != want {
+			t.Errorf("%s: name %q, %v; want %q", path, s.Name, err, want)
+		}
 	}
 }
 

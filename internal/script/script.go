@@ -29,6 +29,9 @@ type Script struct {
 	// Lua is Body as the stages read it: its AST, includes and lint
 	// comments. Set by Parse.
 	Lua *Lua
+	// Inferred marks a contract (Name, Keys, Args) read from the body of a
+	// script without any `--!` line, not declared: see infer.go.
+	Inferred bool
 
 	ld *Loader // the Loader that read the script, for its helpers
 }
