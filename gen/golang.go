@@ -37,7 +37,8 @@ const (
 //
 // Optional (`?`) and defaulted args are pointer fields: nil is absent, and a
 // nil defaulted arg sends the default, so a zero value is always a real
-// value. Go 1.26's new(expr) makes them easy to set: new(int64(5)).
+// value; a nil optional arg before a required one sends "" (see
+// script.Script.Padded). Go 1.26's new(expr) makes them easy to set: new(int64(5)).
 func Go(scripts []*script.Script, pkg string) (map[string][]byte, error) {
 	if !validPackage(pkg) {
 		return nil, fmt.Errorf("gen: %q is not a valid Go package name", pkg)
@@ -322,11 +323,13 @@ func (g *scriptGen) argsType(f *jen.File) {
 	}
 	f.Commentf("%sArgs are the ARGV of %s, in order.", g.e, g.s.Name)
 	f.Type().Id(g.e + "Args").StructFunc(func(st *jen.Group) {
-		for _, a := range g.s.Args {
+		for i, a := range g.s.Args {
 			var notes []string
 			switch {
 			case a.HasDefault:
 				notes = append(notes, "nil sends the default, "+a.Default)
+			case a.Optional && g.s.Padded(i):
+				notes = append(notes, `nil sends "", which the script reads as absent`)
 			case a.Optional:
 				notes = append(notes, "nil is not sent")
 			}
@@ -615,7 +618,8 @@ func (g *scriptGen) argsCode(b *jen.Group) bool {
 		// only an arg after it can fall into one.
 		gapBefore := gapDeclared
 		last := i == len(s.Args)-1
-		if a.Optional && !gapDeclared && !last {
+		padded := s.Padded(i)
+		if a.Optional && !padded && !gapDeclared && !last {
 			b.Id("gap").Op(":=").Lit("").Comment("the first optional arg left nil")
 			gapDeclared = true
 		}
@@ -656,6 +660,9 @@ func (g *scriptGen) argsCode(b *jen.Group) bool {
 				appendVal(g2, deref)
 			})
 			switch {
+			case padded:
+				// A required arg follows: hold the position with "".
+				st.Else().Block(jen.Id("a").Op("=").Append(jen.Id("a"), jen.Lit("")))
 			case last:
 			case gapBefore:
 				st.Else().If(jen.Id("gap").Op("==").Lit("")).Block(jen.Id("gap").Op("=").Lit(a.Name))

@@ -51,6 +51,7 @@ func analyze(u *unit) []Finding {
 	}
 	a.unused(k)
 	a.journal()
+	a.optionalArgs()
 	return a.out
 }
 

@@ -88,6 +88,7 @@ var Rules = []Rule{
 	{RuleGlobals, Error, "no assignment to globals (Redis refuses it at run time) and no names outside Redis's script environment", "count = 1"},
 	{RuleSandbox, Error, "no os, io, debug, require, loadstring, load, dofile, loadfile, setfenv, getfenv, collectgarbage, rawset/setmetatable on _G, or labels (Lua 5.2's; goto is a name in Lua 5.1, so `goto x` does not compile)", "local f = loadstring(ARGV[1])"},
 	{RuleReadonlyTables, Error, "Redis 6.2.7 and later make the library tables read-only: no writes into string, table, math, redis, cjson…", "function table.extend(t, u) end"},
+	{RuleOptionalArg, Warning, "an optional arg before a required one is sent as \"\" when absent: the script must compare it with ''", "local now = tonumber(ARGV[1]) -- with arg: now int? before a required arg"},
 	{RuleUnused, Warning, "a local variable or function that is never read", "local unused = 1"},
 	{RuleShadow, Warning, "a local that hides another local of the same name", "local k = KEYS[1]; do local k = 2 end"},
 	{RuleJournal, Info, "in a transactional script, a write that a failed run must undo, and what may fail after it: without any, the bundle ships the script as it stands",

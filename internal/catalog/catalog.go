@@ -122,6 +122,8 @@ func section(b *bytes.Buffer, l *bundle.Library, s *script.Script, opt Options, 
 			switch {
 			case a.HasDefault:
 				absent = "`" + a.Default + "`"
+			case a.Optional && s.Padded(i):
+				absent = "`\"\"`"
 			case a.Optional:
 				absent = "omitted"
 			case a.Variadic:
@@ -187,10 +189,12 @@ func callTail(s *script.Script) string {
 		}
 	}
 	open := 0
-	for _, a := range s.Args {
+	for i, a := range s.Args {
 		switch {
 		case a.Variadic:
 			parts = append(parts, "["+a.Name+"...]")
+		case s.RequiredAfter(i):
+			parts = append(parts, a.Name) // the default or "" when absent: the position is always sent
 		case a.Optional || a.HasDefault:
 			parts = append(parts, "["+a.Name)
 			open++

@@ -29,6 +29,22 @@
 //	--! returns: allowed bool, remaining int
 //	--! flags: transactional
 //
+// # Optional arguments
+//
+// An optional arg (`type?`) at the end of ARGV is left out when absent. One
+// before a required arg cannot be, ARGV being positional: the wrappers send
+// an empty string in its place, so the script must treat "" as absent
+// (`if ARGV[2] == "" then …`), as scripts written for other clients
+// already do with an optional `now`. Script.Padded tells the two apart.
+//
+// # Scripts without a header
+//
+// A script with no `--!` line at all gets the contract its body implies
+// (infer.go): its keys and args, their names and types, and a name from
+// any file name (addStandardJob-9.lua: add_standard_job, nine keys).
+// Script.Inferred marks it, for lint to say so once and for
+// `scriptgen annotate` to write it down.
+//
 // # Key patterns
 //
 // A key line may give the shape of the key's name after an `=`, the same

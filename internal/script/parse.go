@@ -35,8 +35,6 @@ type parser struct {
 	names    map[string]Pos // keys and args, each its own namespace
 	argNames map[string]Pos
 	header   bool // a `--!` line was seen
-
-	optionalAt *Arg // first optional or defaulted arg, for the ordering rule
 }
 
 func (p *parser) errorf(line, col int, format string, args ...any) {
@@ -353,15 +351,6 @@ func (p *parser) arg(n, col int, value string) {
 			p.errorf(n, a.Pos.Col, "arg %s: follows variadic arg %s, which takes all remaining ARGV", name, last.Name)
 			return
 		}
-	}
-	switch {
-	case a.Optional || a.HasDefault:
-		if p.optionalAt == nil {
-			p.optionalAt = &a
-		}
-	case !a.Variadic && p.optionalAt != nil:
-		p.errorf(n, a.Pos.Col, "arg %s: required, but follows optional arg %s; ARGV is positional, so declare optional args last", name, p.optionalAt.Name)
-		return
 	}
 	p.argNames[name] = a.Pos
 	p.s.Args = append(p.s.Args, a)

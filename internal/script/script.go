@@ -173,6 +173,26 @@ func (s *Script) MinKeys() int {
 	return n
 }
 
+// Padded reports whether arg i is optional with a required arg after it.
+// ARGV is positional, so such an arg cannot be left out: the wrappers send
+// an empty string for it when absent, and the script must read "" as
+// absent (lint's optional-arg rule checks that it does). Many scripts
+// written before scriptgen take an optional `now` that way.
+func (s *Script) Padded(i int) bool {
+	return s.Args[i].Optional && s.RequiredAfter(i)
+}
+
+// RequiredAfter reports whether a required arg follows arg i: then arg i's
+// position is always sent, its default or "" when absent.
+func (s *Script) RequiredAfter(i int) bool {
+	for _, a := range s.Args[i+1:] {
+		if !a.Optional && !a.HasDefault && !a.Variadic {
+			return true
+		}
+	}
+	return false
+}
+
 // VariadicKeys reports whether the last key takes the remaining KEYS.
 func (s *Script) VariadicKeys() bool {
 	return len(s.Keys) > 0 && s.Keys[len(s.Keys)-1].Variadic
