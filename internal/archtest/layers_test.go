@@ -12,6 +12,8 @@ var layers = map[string][]string{
 	"internal/script":   {gopherLua},
 	// The one Lua analyser: facts, not findings.
 	"internal/luaflow": {"internal/script", "internal/commands", gopherLua},
+	// The header a script's body implies, written down.
+	"internal/annotate": {"internal/script", "internal/commands", gopherLua},
 	// Rules and findings over the analyser's facts; never the engine.
 	"lint": {"internal/script", "internal/luaflow", "internal/commands", gopherLua},
 	// EVAL and Functions text, with the rollback prelude wrapped in.

@@ -85,7 +85,7 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "\t%-8s %s\n", c.name, c.summary)
 	}
 	fmt.Fprint(w, "\nUse \"scriptgen help <command>\" for more about a command.\n")
-	fmt.Fprint(w, "\nExit status, for every command: 0 clean; 1 findings or failures (lint\nerrors, failing tests, stale files, a file not written); 2 bad usage,\nunreadable input or a Lua syntax error.\n")
+	fmt.Fprint(w, "\nExit status, for every command: 0 clean; 1 findings or failures (lint\nerrors, failing tests, stale files or headers under -diff, a file not\nwritten); 2 bad usage, unreadable input or a Lua syntax error.\n")
 }
 
 // flags returns a FlagSet that prints the command's help on -h and writes

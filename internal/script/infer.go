@@ -28,6 +28,10 @@ import (
 // Everything inferred is a guess the author confirms by writing it down
 // (`scriptgen annotate`); until then Script.Inferred is set.
 
+// Unread starts the doc of an inferred key or arg the body never reads:
+// one the file name promises, or below an index that is read.
+const Unread = "not read by the script"
+
 var (
 	fileKeysRE = regexp.MustCompile(`^(.*)-([0-9]+)$`)
 	// A leading comment's `KEYS[2] 'paused'` or `ARGV[1] msgpacked
@@ -116,6 +120,21 @@ type inference struct {
 	alias      map[string]*use // locals assigned an ARGV element
 }
 
+// Infer returns a copy of s whose Name, Keys and Args are the ones its
+// body implies, whatever its header says: what `scriptgen annotate`
+// writes down, or completes a header with.
+func Infer(s *Script) *Script {
+	c := *s
+	var helpers []*Lua
+	if s.ld != nil && s.Lua != nil {
+		helpers = s.ld.spliced(s.Lua)
+	}
+	if s.Lua != nil && s.Lua.Syntax == nil {
+		c.infer(helpers)
+	}
+	return &c
+}
+
 // infer sets the contract of a script without a header from its body and
 // helpers, the Lua of the files it splices in.
 func (s *Script) infer(helpers []*Lua) {
@@ -134,7 +153,7 @@ func (s *Script) infer(helpers []*Lua) {
 		u := in.keys.at[i]
 		k := Key{Name: pick(names, u, "key", i)}
 		if u == nil || !u.read {
-			k.Doc = "not read by the script: its file name promises the caller passes it"
+			k.Doc = Unread + ": its file name promises the caller passes it"
 		}
 		s.Keys = append(s.Keys, k)
 	}
@@ -148,6 +167,9 @@ func (s *Script) infer(helpers []*Lua) {
 		a := Arg{Name: pick(names, u, "arg", i), Type: String}
 		if u != nil {
 			a.Type, a.Optional = u.argType(), u.optional
+		}
+		if u == nil || !u.read {
+			a.Doc = Unread
 		}
 		s.Args = append(s.Args, a)
 	}
