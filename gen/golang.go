@@ -326,6 +326,8 @@ func (g *scriptGen) argsType(f *jen.File) {
 		for i, a := range g.s.Args {
 			var notes []string
 			switch {
+			case a.HasDefault && a.Default == "" && a.Type != script.String:
+				notes = append(notes, `nil sends "", which the script reads as absent`)
 			case a.HasDefault:
 				notes = append(notes, "nil sends the default, "+a.Default)
 			case a.Optional && g.s.Padded(i):
@@ -566,6 +568,9 @@ func wire(t script.Type, v *jen.Statement) *jen.Statement {
 
 // defaultWire is a default in its wire encoding, sent as a string.
 func defaultWire(a script.Arg) string {
+	if a.Default == "" {
+		return "" // `= ""`: absent, as the script reads it
+	}
 	switch a.Type {
 	case script.Bool:
 		if a.Default == "true" {

@@ -9,8 +9,9 @@ import (
 	"github.com/scriptgen/scriptgen/internal/script"
 )
 
-// RuleOptionalArg is about an optional arg before a required one: the
-// wrappers send "" for it when absent (script.Script.Padded), so a script
+// RuleOptionalArg is about an optional arg before a required one, or one
+// whose default is "": the wrappers send "" for it when absent
+// (script.Script.Padded), so a script
 // that reads it without ever comparing it with the empty string takes "" for a value:
 // tonumber("") is nil, and "" is a valid member, field or key suffix.
 const RuleOptionalArg = "optional-arg"
@@ -22,7 +23,7 @@ func (a *checker) optionalArgs() {
 	s := a.u.s
 	padded := map[int]string{}
 	for i, arg := range s.Args {
-		if s.Padded(i) {
+		if s.Padded(i) || (arg.HasDefault && arg.Default == "" && arg.Type != script.String) {
 			padded[i+1] = arg.Name
 		}
 	}
@@ -63,7 +64,7 @@ func (a *checker) optionalArgs() {
 	for i, e := range first {
 		if !checked[i] {
 			a.emit(c, e.Line(), max(column(e), 1), RuleOptionalArg, fmt.Sprintf(
-				"arg %s (ARGV[%d]) is optional before a required arg, so the wrappers send \"\" when it is absent; the script never compares it with '': test `ARGV[%d] == ''` before using it", padded[i], i, i))
+				"arg %s (ARGV[%d]) is sent as \"\" when absent (optional before a required arg, or defaulted to \"\"); the script never compares it with '': test `ARGV[%d] == ''` before using it", padded[i], i, i))
 		}
 	}
 }

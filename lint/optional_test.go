@@ -28,6 +28,11 @@ func TestOptionalArg(t *testing.T) {
 			}
 		})
 	}
+	// A default of "" is sent as "" wherever the arg stands.
+	got := Source(Options{}, "p.lua", []byte("--! key: z\n--! arg: keep int = \"\"\nreturn redis.call('LTRIM', KEYS[1], -tonumber(ARGV[1]), -1)"))
+	if len(got) != 1 || got[0].Rule != RuleOptionalArg {
+		t.Errorf(`an int defaulting to "" read as a number: %v`, got)
+	}
 	// At the end of ARGV an optional arg is left out, not sent as "".
 	if got := Source(Options{}, "p.lua", []byte("--! key: z\n--! arg: member string\n--! arg: now int?\nreturn redis.call('ZADD', KEYS[1], tonumber(ARGV[2]) or 0, ARGV[1])")); len(got) != 0 {
 		t.Errorf("a trailing optional arg: %v", got)

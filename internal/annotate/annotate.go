@@ -3,6 +3,7 @@ package annotate
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/script"
@@ -182,6 +183,8 @@ func argLine(a script.Arg) string {
 		l += "..."
 	case a.Optional:
 		l += "?"
+	case a.HasDefault:
+		l += " = " + strconv.Quote(a.Default)
 	}
 	if a.Doc != "" {
 		l += "  " + a.Doc

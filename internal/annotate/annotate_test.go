@@ -25,7 +25,7 @@ func TestSource(t *testing.T) {
 	}{
 		{"fresh", "rateLimit-2.lua",
 			"local bucket = KEYS[1]\nlocal now = ARGV[1]\nif now == '' then now = redis.call('TIME')[1] end\nlocal cost = tonumber(ARGV[2])\nredis.call('INCRBY', bucket, cost)\nreturn 1\n",
-			"--! name: rate_limit\n--! key: bucket\n--! key: key2  not read by the script: its file name promises the caller passes it\n--! arg: now string?\n--! arg: cost int\n--! returns: int\n--! lint: warning keys-declared\n"},
+			"--! name: rate_limit\n--! key: bucket\n--! key: key2  not read by the script: its file name promises the caller passes it\n--! arg: now string = \"\"\n--! arg: cost int\n--! returns: int\n--! lint: warning keys-declared\n"},
 		{"read only", "peek.lua",
 			"local rcall = redis.call\nif rcall('EXISTS', KEYS[1]) == 0 then return 'none' end\nreturn 'some'\n",
 			"--! key: key1\n--! returns: string\n--! flags: no-writes\n"},

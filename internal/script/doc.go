@@ -36,6 +36,8 @@
 // an empty string in its place, so the script must treat "" as absent
 // (`if ARGV[2] == "" then …`), as scripts written for other clients
 // already do with an optional `now`. Script.Padded tells the two apart.
+// A default of "" is allowed for every type and says the same anywhere in
+// ARGV: `--! arg: now int = ""` sends "" when absent.
 //
 // # Scripts without a header
 //

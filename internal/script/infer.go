@@ -23,7 +23,7 @@ import (
 //     `KEYS[1] 'wait'` lines, else key1, arg1…;
 //   - arg types from use: tonumber → int (float when floored or compared
 //     with a fraction), cjson.decode → json, cmsgpack.unpack → bytes,
-//     compared with '' → optional.
+//     compared with '' → a default of "" (`arg: now int = ""`).
 //
 // Everything inferred is a guess the author confirms by writing it down
 // (`scriptgen annotate`); until then Script.Inferred is set.
@@ -166,7 +166,9 @@ func (s *Script) infer(helpers []*Lua) {
 		u := in.argv.at[i]
 		a := Arg{Name: pick(names, u, "arg", i), Type: String}
 		if u != nil {
-			a.Type, a.Optional = u.argType(), u.optional
+			// Compared with '': the script reads "" as absent, so the
+			// wrapper sends "" then, whether more args follow or not.
+			a.Type, a.HasDefault = u.argType(), u.optional
 		}
 		if u == nil || !u.read {
 			a.Doc = Unread

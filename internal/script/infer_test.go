@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -23,6 +24,8 @@ func contract(s *Script) (keys, args []string) {
 			w += "..."
 		case a.Optional:
 			w += "?"
+		case a.HasDefault:
+			w += " = " + strconv.Quote(a.Default)
 		}
 		args = append(args, w)
 	}
@@ -47,9 +50,9 @@ local opts = cmsgpack.unpack(ARGV[3])
 local ratio = tonumber(ARGV[4]) * 0.5
 local whole = math.floor(tonumber(ARGV[5]))
 return {now, data, opts, ratio, whole, ARGV[6]}`,
-			nil, []string{"now string?", "data json", "opts bytes", "arg4 float", "whole float", "arg6 string"}},
+			nil, []string{`now string = ""`, "data json", "opts bytes", "arg4 float", "whole float", "arg6 string"}},
 		{"optional number", "o.lua", "local ttl = tonumber(ARGV[2])\nif ARGV[1] ~= '' then return 1 end\nreturn ttl",
-			nil, []string{"arg1 string?", "ttl int"}},
+			nil, []string{`arg1 string = ""`, "ttl int"}},
 		{"argv unpack", "u.lua", "return redis.call('RPUSH', KEYS[1], unpack(ARGV))",
 			[]string{"key1"}, []string{"args string..."}},
 		{"comment names", "c-2.lua", "--[[\n  Input:\n    KEYS[1] 'wait',\n    KEYS[2] events stream key\n    ARGV[1] job id\n]]\nreturn redis.call('XADD', KEYS[2], '*', 'id', ARGV[1])",

@@ -452,6 +452,10 @@ func (p *parser) finish() {
 }
 
 func checkDefault(t Type, v string) (string, error) {
+	if v == `""` {
+		// Any type: the empty string the script reads as absent.
+		return "", nil
+	}
 	if strings.HasPrefix(v, `"`) {
 		u, err := strconv.Unquote(v)
 		if err != nil {

@@ -122,6 +122,7 @@ func TestParseErrors(t *testing.T) {
 		{"default json", "--! arg: a json = {x\n", []string{"p.lua:1:19: arg a: bad default {x: want valid JSON"}},
 		{"default quote", "--! arg: a string = \"x\n", []string{"p.lua:1:21: arg a: bad default \"x: bad quoted string"}},
 		{"default variadic", "--! arg: a int... = 1\n", []string{"p.lua:1:19: arg a: a variadic arg cannot have a default"}},
+		{"empty default any type", "--! arg: a int = \"\"\n--! arg: b duration = \"\"\n", nil},
 		{"required after optional", "--! arg: a int?\n--! arg: b int\n", nil}, // a is sent as "" when absent
 		{"arg after variadic", "--! arg: a int...\n--! arg: b int\n", []string{"p.lua:2:10: arg b: follows variadic arg a, which takes all remaining ARGV"}},
 		{"returns empty", "--! returns:\n", []string{"p.lua:1:13: returns: missing type; valid types: any, bool, bytes, duration, float, int, json, status, string, or fields `name type, name type`"}},
