@@ -60,6 +60,7 @@ var layers = map[string][]string{
 	"internal/redistest":   {},
 	"internal/clustertest": {"internal/redistest"},
 	"internal/libtest":     {},
+	"internal/realworld":   {},
 	"internal/archtest":    {},
 	"testscripts":          {},
 }

@@ -1,0 +1,3 @@
+package realworld
+
+var wrapperTests = map[string]string{}
