@@ -231,7 +231,7 @@ func buildAndRun(t *testing.T, root, mod string) {
 	run(t, mod, env, "go", "mod", "tidy")
 	run(t, mod, env, "go", "build", "./...")
 	run(t, mod, env, "go", "vet", "./...")
-	srv := redistest.Start(t)
-	out := run(t, mod, append(env, "REALWORLD_REDIS="+srv.Addr), "go", "test", "-count=1", "-v", "./...")
-	t.Logf("wrappers against redis-server %s:\n%s", srv.Addr, out)
+	a, b := redistest.Start(t), redistest.Start(t)
+	out := run(t, mod, append(env, "REALWORLD_REDIS="+a.Addr, "REALWORLD_REDIS_B="+b.Addr), "go", "test", "-count=1", "-v", "./...")
+	t.Logf("wrappers against redis-server:\n%s", out)
 }

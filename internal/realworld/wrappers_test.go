@@ -1,3 +1,124 @@
 package realworld
 
-var wrapperTests = map[string]string{}
+// wrapperTests are Go test files written beside the generated packages
+// of the scratch module (buildAndRun): each runs a wrapper generated from
+// a project's unannotated script on a real redis-server, and checks it
+// against what the project's own client gets. REALWORLD_REDIS and
+// REALWORLD_REDIS_B are two servers the outer test started.
+var wrapperTests = map[string]string{
+	// asynq's Client.Enqueue runs enqueueCmd on server B; the generated
+	// EnqueueCmd, given the same message bytes, task ID and time, must
+	// leave the same task hash and pending list on server A and reply 1,
+	// then 0 for the same task ID, the reply asynq maps to
+	// ErrTaskIDConflict.
+	"asynq/enqueue_rw_test.go": `package asynq_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"reflect"
+	"testing"
+	"time"
+
+	hasynq "github.com/hibiken/asynq"
+	"github.com/redis/go-redis/v9"
+
+	gen "realworld.test/asynq"
+)
+
+func TestEnqueueAsAsynq(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	a := redis.NewClient(&redis.Options{Addr: os.Getenv("REALWORLD_REDIS")})
+	b := redis.NewClient(&redis.Options{Addr: os.Getenv("REALWORLD_REDIS_B")})
+	defer a.Close()
+	defer b.Close()
+
+	client := hasynq.NewClient(hasynq.RedisClientOpt{Addr: os.Getenv("REALWORLD_REDIS_B")})
+	defer client.Close()
+	if _, err := client.Enqueue(hasynq.NewTask("email:welcome", []byte("{\"user\":42}")), hasynq.TaskID("t1")); err != nil {
+		t.Fatal(err)
+	}
+	const taskKey, pending = "asynq:{default}:t:t1", "asynq:{default}:pending"
+	theirs, err := b.HGetAll(ctx, taskKey).Result()
+	if err != nil || theirs["msg"] == "" {
+		t.Fatalf("asynq's task hash: %v, %v", theirs, err)
+	}
+
+	var s gen.Scripts
+	keys := gen.EnqueueCmdKeys{Key1: taskKey, Key2: pending}
+	args := gen.EnqueueCmdArgs{Arg1: theirs["msg"], Arg2: "t1", Arg3: theirs["pending_since"]}
+	if n, err := s.EnqueueCmd(ctx, a, keys, args); err != nil || n != 1 {
+		t.Fatalf("first enqueue: %d, %v; asynq's script replies 1", n, err)
+	}
+	ours, err := a.HGetAll(ctx, taskKey).Result()
+	if err != nil || !reflect.DeepEqual(ours, theirs) {
+		t.Errorf("task hash: ours %v, asynq's %v (%v)", ours, theirs, err)
+	}
+	ourList, _ := a.LRange(ctx, pending, 0, -1).Result()
+	theirList, _ := b.LRange(ctx, pending, 0, -1).Result()
+	if !reflect.DeepEqual(ourList, theirList) {
+		t.Errorf("pending list: ours %v, asynq's %v", ourList, theirList)
+	}
+
+	_, conflict := client.Enqueue(hasynq.NewTask("email:welcome", nil), hasynq.TaskID("t1"))
+	if !errors.Is(conflict, hasynq.ErrTaskIDConflict) {
+		t.Fatalf("asynq's second enqueue: %v", conflict)
+	}
+	if n, err := s.EnqueueCmd(ctx, a, keys, args); err != nil || n != 0 {
+		t.Errorf("second enqueue: %d, %v; want 0, which asynq reports as %v", n, err, conflict)
+	}
+}
+`,
+	// BullMQ's Job.log runs addLog-2 with the job key, the logs key, the
+	// job id, the line and keepLogs ('' when not given). Its documented
+	// output: -1 for a missing job, else the number of log lines, at most
+	// keepLogs, the list trimmed to the newest keepLogs.
+	"bullmq/addlog_rw_test.go": `package bullmq
+
+import (
+	"context"
+	"os"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+func TestAddLogAsBullMQ(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	c := redis.NewClient(&redis.Options{Addr: os.Getenv("REALWORLD_REDIS")})
+	defer c.Close()
+	var s Scripts
+	keys := AddLogKeys{JobIDKey: "bull:{q}:1", JobLogsKey: "bull:{q}:1:logs"}
+	log := func(line string, keep *int64) any {
+		t.Helper()
+		v, err := s.AddLog(ctx, c, keys, AddLogArgs{ID: "1", Log: line, KeepLogs: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if got := log("no job", nil); got != int64(-1) {
+		t.Fatalf("missing job: %v; BullMQ documents -1", got)
+	}
+	if err := c.HSet(ctx, "bull:{q}:1", "name", "j").Err(); err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range []string{"a", "b", "c"} {
+		if got := log(line, nil); got != int64(i+1) {
+			t.Fatalf("line %s without keepLogs: %v; want %d", line, got, i+1)
+		}
+	}
+	if got := log("d", new(int64(2))); got != int64(2) {
+		t.Fatalf("keepLogs 2: %v; want 2", got)
+	}
+	if lines, _ := c.LRange(ctx, "bull:{q}:1:logs", 0, -1).Result(); !reflect.DeepEqual(lines, []string{"c", "d"}) {
+		t.Errorf("logs %q; want the newest two", lines)
+	}
+}
+`,
+}
