@@ -86,9 +86,9 @@ forks:
 # into the user cache, none of their code committed; every script linted,
 # annotated, bundled and generated, the Go built and vetted, a wrapper of
 # each run against a real redis-server (asynq's against asynq's own client
-# on a second server). Prints per project: scripts,
-# analysed, crashes, time, peak heap, findings by rule. About 1.5 minutes
-# on 2 cores; not part of `make test`, which needs no network.
+# on a second server). Prints per project: scripts, analysed, crashes,
+# time, peak heap, findings by rule. About 1.5 minutes on 2 cores; not
+# part of `make test`, which needs no network.
 realworld:
 	SCRIPTGEN_REALWORLD=1 $(GO) test -count=1 -v -run '^TestRealWorld$$' -timeout 20m ./internal/realworld
 
