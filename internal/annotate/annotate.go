@@ -3,7 +3,6 @@ package annotate
 import (
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/script"
@@ -166,28 +165,17 @@ func unique(taken map[string]bool, name string) string {
 }
 
 func keyLine(k script.Key) string {
-	l := "--! key: " + k.Name
-	if k.Variadic {
-		l += "..."
-	}
-	if k.Doc != "" {
-		l += "  " + k.Doc
-	}
-	return l
+	return line("key", k.Spec(), k.Doc)
 }
 
 func argLine(a script.Arg) string {
-	l := "--! arg: " + a.Name + " " + string(a.Type)
-	switch {
-	case a.Variadic:
-		l += "..."
-	case a.Optional:
-		l += "?"
-	case a.HasDefault:
-		l += " = " + strconv.Quote(a.Default)
-	}
-	if a.Doc != "" {
-		l += "  " + a.Doc
+	return line("arg", a.Spec(), a.Doc)
+}
+
+func line(key, spec, doc string) string {
+	l := "--! " + key + ": " + spec
+	if doc != "" {
+		l += "  " + doc
 	}
 	return l
 }

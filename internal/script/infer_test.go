@@ -4,30 +4,16 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"testing"
 )
 
 // contract is a script's inferred keys and args as header words.
 func contract(s *Script) (keys, args []string) {
 	for _, k := range s.Keys {
-		w := k.Name
-		if k.Variadic {
-			w += "..."
-		}
-		keys = append(keys, w)
+		keys = append(keys, k.Spec())
 	}
 	for _, a := range s.Args {
-		w := a.Name + " " + string(a.Type)
-		switch {
-		case a.Variadic:
-			w += "..."
-		case a.Optional:
-			w += "?"
-		case a.HasDefault:
-			w += " = " + strconv.Quote(a.Default)
-		}
-		args = append(args, w)
+		args = append(args, a.Spec())
 	}
 	return keys, args
 }

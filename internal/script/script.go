@@ -3,6 +3,7 @@ package script
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -71,6 +72,30 @@ type Arg struct {
 	Variadic   bool   // the tail: `arg: name type...` takes the remaining ARGV
 	Doc        string
 	Pos        Pos
+}
+
+// Spec is the key as a key: line declares it, without the doc: "name" or
+// "name..." (no pattern).
+func (k Key) Spec() string {
+	if k.Variadic {
+		return k.Name + "..."
+	}
+	return k.Name
+}
+
+// Spec is the arg as an arg: line declares it, without the doc:
+// "name type", with "...", "?" or ` = "default"`.
+func (a Arg) Spec() string {
+	l := a.Name + " " + string(a.Type)
+	switch {
+	case a.Variadic:
+		l += "..."
+	case a.Optional:
+		l += "?"
+	case a.HasDefault:
+		l += " = " + strconv.Quote(a.Default)
+	}
+	return l
 }
 
 // Returns describes the reply: either one Type, or named Fields decoded from
