@@ -2,8 +2,9 @@
 // scripts other projects ship, run through every stage as a new user
 // would run them, with no header written by hand.
 //
-// Its test downloads pinned releases at run time (asynq from the Go module
-// proxy, whose scripts are string constants extracted with go/parser;
+// Its test downloads pinned releases at run time (asynq and redis_rate
+// from the Go module proxy, whose scripts are string constants extracted
+// with go/parser, each with its Go doc comment as a Lua comment;
 // BullMQ and Bull from npm, whose commands are .lua files) into a cache
 // directory, and commits none of their code. For each project it lints
 // every script, annotates it, lints it again, bundles and generates Go,

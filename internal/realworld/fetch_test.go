@@ -36,6 +36,7 @@ var projects = []project{
 	{name: "asynq", version: "v0.26.0", mod: "github.com/hibiken/asynq", dir: "internal/rdb"},
 	{name: "bullmq", version: "6.7.0", npm: true, dir: "package/dist/cjs/commands"},
 	{name: "bull", version: "4.16.5", npm: true, dir: "package/lib/commands"},
+	{name: "redisrate", version: "v10.0.1", mod: "github.com/go-redis/redis_rate/v10", dir: "."},
 }
 
 func cacheDir(t *testing.T) string {
@@ -147,7 +148,7 @@ func (p project) fetchGo(t *testing.T, dst string) {
 		if strings.HasSuffix(f, "_test.go") {
 			continue
 		}
-		file, err := parser.ParseFile(fset, f, nil, 0)
+		file, err := parser.ParseFile(fset, f, nil, parser.ParseComments)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -167,22 +168,43 @@ func (p project) fetchGo(t *testing.T, dst string) {
 }
 
 // newScripts maps the variable each redis.NewScript("…") call of file is
-// assigned to onto the script's text.
+// assigned to onto the script's text, its Go doc comment (where asynq
+// lists KEYS and ARGV) turned into a leading Lua comment.
 func newScripts(file *ast.File) map[string]string {
 	out := map[string]string{}
-	ast.Inspect(file, func(n ast.Node) bool {
-		vs, ok := n.(*ast.ValueSpec)
+	for _, d := range file.Decls {
+		gd, ok := d.(*ast.GenDecl)
 		if !ok {
-			return true
+			continue
 		}
-		for i, v := range vs.Values {
-			if src, ok := scriptLit(v); ok && i < len(vs.Names) {
-				out[vs.Names[i].Name] = src
+		for _, spec := range gd.Specs {
+			vs, ok := spec.(*ast.ValueSpec)
+			if !ok {
+				continue
+			}
+			doc := vs.Doc
+			if doc == nil && len(gd.Specs) == 1 {
+				doc = gd.Doc
+			}
+			for i, v := range vs.Values {
+				if src, ok := scriptLit(v); ok && i < len(vs.Names) {
+					out[vs.Names[i].Name] = luaComment(doc) + src
+				}
 			}
 		}
-		return false
-	})
+	}
 	return out
+}
+
+func luaComment(doc *ast.CommentGroup) string {
+	if doc == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSpace(doc.Text()), "\n") {
+		b.WriteString(strings.TrimRight("-- "+l, " ") + "\n")
+	}
+	return b.String()
 }
 
 func scriptLit(e ast.Expr) (string, bool) {

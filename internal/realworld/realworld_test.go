@@ -190,7 +190,7 @@ func sampleHeap(peak *uint64) (stop func()) {
 
 func report(rs []result) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-8s %-8s %7s %8s %7s %9s %9s  %s\n", "project", "version", "scripts", "analysed", "crashes", "time", "peak heap", "findings by rule (lint of the shipped files)")
+	fmt.Fprintf(&b, "%-10s %-8s %7s %8s %7s %9s %9s  %s\n", "project", "version", "scripts", "analysed", "crashes", "time", "peak heap", "findings by rule (lint of the shipped files)")
 	for _, r := range rs {
 		var rules []string
 		for rule := range r.findings {
@@ -201,7 +201,7 @@ func report(rs []result) string {
 		for _, rule := range rules {
 			fs = append(fs, fmt.Sprintf("%s %d", rule, r.findings[rule]))
 		}
-		fmt.Fprintf(&b, "%-8s %-8s %7d %8d %7d %9s %7.1fMiB  %s\n", r.name, r.version, r.scripts, r.analysed, r.crashes,
+		fmt.Fprintf(&b, "%-10s %-8s %7d %8d %7d %9s %7.1fMiB  %s\n", r.name, r.version, r.scripts, r.analysed, r.crashes,
 			r.took.Round(time.Millisecond), float64(r.peakHeap)/(1<<20), strings.Join(fs, ", "))
 	}
 	return b.String()

@@ -47,8 +47,9 @@ func TestEnqueueAsAsynq(t *testing.T) {
 	}
 
 	var s gen.Scripts
-	keys := gen.EnqueueCmdKeys{Key1: taskKey, Key2: pending}
-	args := gen.EnqueueCmdArgs{Arg1: theirs["msg"], Arg2: "t1", Arg3: theirs["pending_since"]}
+	// Names from asynq's own comment: KEYS[1] -> asynq:{<qname>}:t:<task_id>.
+	keys := gen.EnqueueCmdKeys{TaskID: taskKey, Pending: pending}
+	args := gen.EnqueueCmdArgs{TaskMessageData: theirs["msg"], TaskID: "t1", CurrentUnixTime: theirs["pending_since"]}
 	if n, err := s.EnqueueCmd(ctx, a, keys, args); err != nil || n != 1 {
 		t.Fatalf("first enqueue: %d, %v; asynq's script replies 1", n, err)
 	}

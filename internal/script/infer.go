@@ -36,7 +36,10 @@ var (
 	fileKeysRE = regexp.MustCompile(`^(.*)-([0-9]+)$`)
 	// A leading comment's `KEYS[2] 'paused'` or `ARGV[1] msgpacked
 	// arguments array`: up to three words, the first a letter.
-	commentNameRE = regexp.MustCompile(`^(?:--+)?\s*(KEYS|ARGV)\[([0-9]+)\]\s*[:=,-]?\s*['"]?([A-Za-z][A-Za-z0-9_]*(?: [A-Za-z][A-Za-z0-9_]*){0,2})`)
+	commentNameRE = regexp.MustCompile(`^(?:--+)?\s*(KEYS|ARGV)\[([0-9]+)\]\s*(?:->|[:=,-])?\s*['"]?([A-Za-z][A-Za-z0-9_]*(?: [A-Za-z][A-Za-z0-9_]*){0,2})`)
+	// asynq's `KEYS[1] -> asynq:{<qname>}:t:<task_id>`: a key's pattern,
+	// named by its last word.
+	commentPatternRE = regexp.MustCompile(`^(?:--+)?\s*KEYS\[([0-9]+)\]\s*(?:->|[:=-])?\s*\S*:\S*?([A-Za-z][A-Za-z0-9_]*)\W*$`)
 )
 
 // NameOf turns a file's base name (without .lua) into a script name and
@@ -238,7 +241,11 @@ func (in *inference) comments(s *Script) {
 		if code > 0 && i+1 >= code {
 			break
 		}
-		m := commentNameRE.FindStringSubmatch(strings.TrimSpace(line))
+		line = strings.TrimSpace(line)
+		m := commentNameRE.FindStringSubmatch(line)
+		if p := commentPatternRE.FindStringSubmatch(line); p != nil {
+			m = []string{p[0], "KEYS", p[1], p[2]}
+		}
 		if m == nil {
 			continue
 		}

@@ -43,6 +43,8 @@ return {now, data, opts, ratio, whole, ARGV[6]}`,
 			[]string{"key1"}, []string{"args string..."}},
 		{"comment names", "c-2.lua", "--[[\n  Input:\n    KEYS[1] 'wait',\n    KEYS[2] events stream key\n    ARGV[1] job id\n]]\nreturn redis.call('XADD', KEYS[2], '*', 'id', ARGV[1])",
 			[]string{"wait", "events_stream_key"}, []string{"job_id string"}},
+		{"asynq comments", "e.lua", "-- Input:\n-- KEYS[1] -> asynq:{<qname>}:t:<task_id>\n-- KEYS[2] -> asynq:{<qname>}:pending\n-- ARGV[1] -> task message data\n-- ARGV[2] -> task ID\nredis.call('HSET', KEYS[1], 'msg', ARGV[1])\nreturn redis.call('LPUSH', KEYS[2], ARGV[2])",
+			[]string{"task_id", "pending"}, []string{"task_message_data string", "task_id string"}},
 		{"duplicate locals", "d.lua", "local k = KEYS[1]\nlocal function f() local k = KEYS[2] return k end\nreturn k .. f()",
 			[]string{"k", "key2"}, nil},
 	} {
