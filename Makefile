@@ -82,13 +82,14 @@ forks:
 	@GO=$(GO) sh internal/third_party/forkdiff.sh
 
 # Scripts other projects ship, as a new user brings them: pinned releases
-# of asynq (module proxy), BullMQ and Bull (npm) downloaded at run time
-# into the user cache, none of their code committed; every script linted,
-# annotated, bundled and generated, the Go built and vetted, a wrapper of
-# each run against a real redis-server (asynq's against asynq's own client
-# on a second server). Prints per project: scripts, analysed, crashes,
-# time, peak heap, findings by rule. About 1.5 minutes on 2 cores; not
-# part of `make test`, which needs no network.
+# of asynq and redis_rate (module proxy), BullMQ and Bull (npm),
+# downloaded at run time into the user cache, none of their code
+# committed; every script linted, annotated, bundled and generated, the Go
+# built and vetted, asynq's and BullMQ's wrappers run against a real
+# redis-server (asynq's against asynq's own client on a second server).
+# Prints per project: scripts, analysed, crashes, time, peak heap,
+# findings by rule. About 1.5 minutes on 2 cores; not part of
+# `make test`, which needs no network.
 realworld:
 	SCRIPTGEN_REALWORLD=1 $(GO) test -count=1 -v -run '^TestRealWorld$$' -timeout 20m ./internal/realworld
 
