@@ -90,8 +90,12 @@ func lineOffset(src string, n int) int {
 	return off
 }
 
-// header is the `--!` lines s lacks.
+// header is the `--!` lines s lacks; none for a Functions library, whose
+// contract is each registered function's.
 func header(s *script.Script) []string {
+	if s.Shebang != nil && s.Shebang.Has("name") {
+		return nil
+	}
 	inf := script.Infer(s)
 	fresh := s.Inferred || s.HeaderEnd == 0
 	var out []string
