@@ -85,8 +85,9 @@ forks:
 # of asynq and redis_rate (module proxy), BullMQ and Bull (npm),
 # downloaded at run time into the user cache, none of their code
 # committed; every script linted, annotated, bundled and generated, the Go
-# built and vetted, asynq's and BullMQ's wrappers run against a real
-# redis-server (asynq's against asynq's own client on a second server).
+# built and vetted, asynq's and BullMQ's wrappers run on a real
+# redis-server and checked against the projects' own clients (asynq's in
+# Go; BullMQ's under node, so node and npm are needed) on a second one.
 # Prints per project: scripts, analysed, crashes, time, peak heap,
 # findings by rule. About 1.5 minutes on 2 cores; not part of
 # `make test`, which needs no network.

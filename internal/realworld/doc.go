@@ -9,7 +9,9 @@
 // directory, and commits none of their code. For each project it lints
 // every script, annotates it, lints it again, bundles and generates Go,
 // then builds and vets the generated packages in a scratch module and
-// runs a wrapper of each project against a real redis-server, and prints
+// runs the wrappers of asynq's enqueue script and BullMQ's addLog on a
+// real redis-server, each checked against what the project's own client
+// (asynq's Go client; BullMQ's, under node) gets on a second one, and prints
 // per project: scripts, analysed, findings by rule, crashes, time and
 // peak heap. It fails when a script is not analysed, annotating changes
 // what lint reports as errors, a second annotate changes anything, or a

@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +20,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/scriptgen/scriptgen/internal/redistest"
 )
 
 // project is one pinned release and where its scripts are.
@@ -222,4 +225,53 @@ func scriptLit(e ast.Expr) (string, bool) {
 	}
 	s, err := strconv.Unquote(lit.Value)
 	return s, err == nil
+}
+
+// bullmqNode is BullMQ's own client, run by node: a job added, three log
+// lines without keepLogs, one with keepLogs 2 (Queue.addJobLog). It
+// prints the replies as JSON.
+const bullmqNode = `const { Queue } = require('bullmq');
+(async () => {
+  const q = new Queue('q', { connection: { host: process.env.HOST, port: Number(process.env.PORT) }, prefix: '{bull}' });
+  const job = await q.add('j', { a: 1 });
+  const replies = [];
+  for (const line of ['a', 'b', 'c']) replies.push(await job.log(line));
+  replies.push(await q.addJobLog(job.id, 'd', 2));
+  console.log(JSON.stringify({ job: job.id, replies }));
+  await q.close();
+})().catch(e => { console.error(e); process.exit(1); });
+`
+
+// bullmqLog runs BullMQ's client (the npm release the scripts came from,
+// and the ioredis it needs) against srv, and returns its replies and the
+// log list it left, as JSON for the wrapper test.
+func bullmqLog(t *testing.T, srv *redistest.Server) string {
+	t.Helper()
+	dir := filepath.Join(cacheDir(t), "node-bullmq-6.7.0")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "bullmq", "package.json")); err != nil {
+		run(t, dir, nil, "npm", "install", "--silent", "--no-audit", "--no-fund", "bullmq@6.7.0", "ioredis@5.11.1")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "log.js"), []byte(bullmqNode), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	host, port, _ := strings.Cut(srv.Addr, ":")
+	out := run(t, dir, []string{"HOST=" + host, "PORT=" + port}, "node", "log.js")
+	var got struct {
+		Job     string
+		Replies []int64
+	}
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("BullMQ's client printed %q: %v", out, err)
+	}
+	c := srv.Client(t)
+	logs, err := c.LRange(context.Background(), "{bull}:q:"+got.Job+":logs", 0, -1).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(map[string]any{"job": got.Job, "replies": got.Replies, "logs": logs})
+	t.Logf("BullMQ 6.7.0's client: %s", b)
+	return string(b)
 }

@@ -232,6 +232,8 @@ func buildAndRun(t *testing.T, root, mod string) {
 	run(t, mod, env, "go", "build", "./...")
 	run(t, mod, env, "go", "vet", "./...")
 	a, b := redistest.Start(t), redistest.Start(t)
-	out := run(t, mod, append(env, "REALWORLD_REDIS="+a.Addr, "REALWORLD_REDIS_B="+b.Addr), "go", "test", "-count=1", "-v", "./...")
+	theirs := bullmqLog(t, b)
+	out := run(t, mod, append(env, "REALWORLD_REDIS="+a.Addr, "REALWORLD_REDIS_B="+b.Addr, "REALWORLD_BULLMQ="+theirs),
+		"go", "test", "-count=1", "-v", "./...")
 	t.Logf("wrappers against redis-server:\n%s", out)
 }
