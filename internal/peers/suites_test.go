@@ -99,7 +99,7 @@ func (m *modules) dir(t *testing.T, module string, patch func(*testing.T, string
 
 // run runs the suite's tests against addr with go test -json: -count=1, as
 // a cached result would say nothing about this server.
-func (s goSuite) run(t *testing.T, dir, addr string) result {
+func (s goSuite) run(dir, addr string) result {
 	ctx, cancel := context.WithTimeout(context.Background(), goSuiteTimeout+time.Minute)
 	defer cancel()
 	args := []string{"test", "-json", "-count=1", "-timeout", goSuiteTimeout.String(), s.pkg}
