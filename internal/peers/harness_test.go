@@ -1,6 +1,8 @@
 package peers
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -99,5 +101,51 @@ func TestCheck(t *testing.T) {
 	dead := row{s, targetRedis, result{"A": {first: "x"}}}
 	if got := check([]row{dead}, nil); !slices.ContainsFunc(got, func(p string) bool { return strings.Contains(p, "no test passes on Redis") }) {
 		t.Errorf("a suite that passes nothing on Redis: %q", got)
+	}
+}
+
+// TestRetry runs a real go test twice over a module made here: a test that
+// fails once passes on the second run, one that always fails stays failed.
+func TestRetry(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.invalid/flaky\n\ngo 1.22\n",
+		"flaky_test.go": `package flaky
+
+import (
+	"os"
+	"testing"
+)
+
+func TestOnce(t *testing.T) {
+	marker := os.Getenv("MARKER")
+	if _, err := os.Stat(marker); err != nil {
+		os.WriteFile(marker, nil, 0o644)
+		t.Fatal("first run")
+	}
+}
+
+func TestAlways(t *testing.T) { t.Fatal("every run") }
+
+func TestFine(t *testing.T) {}
+`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := goSuite{pkg: ".", env: func(addr string) []string { return []string{"MARKER=" + addr} }}
+	marker := filepath.Join(dir, "marker")
+	ref := result{"TestOnce": {pass: true}, "TestAlways": {pass: true}, "TestFine": {pass: true}}
+	res := s.run(dir, marker)
+	if res["TestOnce"].pass || res["TestAlways"].pass || !res["TestFine"].pass {
+		t.Fatalf("first run: %+v", res)
+	}
+	if again := s.retry(dir, marker, ref, res); !slices.Equal(again, []string{"TestOnce"}) {
+		t.Errorf("passed on the second run: %q, want [TestOnce]", again)
+	}
+	if !res["TestOnce"].pass || res["TestAlways"].pass || res["TestAlways"].first != "flaky_test.go:16: every run" {
+		t.Errorf("after the retry: %+v", res)
 	}
 }

@@ -57,7 +57,8 @@ class Part {
     let pass = finished && this.completed === this.want.completed && this.failed === this.want.failed && !this.problem;
     let detail = finished ? `${got} in ${this.ms} ms`
       : this.setupFailed ? `did not start: ${got}` : `hang: ${got} when the deadline passed`;
-    if (this.problem) detail = `${this.problem}; ${detail}`;
+    // Lua errors carry their traceback on one line: the first clause says it.
+    if (this.problem) detail += `; ${this.problem.split(' stack traceback:')[0]}`;
     if (this.minMs && finished && this.ms < this.minMs) {
       pass = false;
       detail += `; faster than the limit allows (${this.minMs} ms)`;
