@@ -3,6 +3,7 @@ package peers
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,5 +71,8 @@ func runNode(dir, file, addr string) result {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	_ = cmd.Run()
+	if ctx.Err() != nil {
+		fmt.Fprintf(&stderr, "\nkilled: no end within %v (its own deadline is %v)", nodeKill, nodeDeadline)
+	}
 	return parseNode(&stdout, stderr.String())
 }
