@@ -6,7 +6,7 @@
 GO        ?= go
 SCRIPTGEN := bin/scriptgen
 
-.PHONY: all build lint test-lua bundle generate plots test bench pgo fmt vet forks realworld clean
+.PHONY: all build lint test-lua bundle generate plots test peers bench pgo fmt vet forks realworld clean
 
 all: lint test-lua bundle generate
 
@@ -47,12 +47,21 @@ plots: build
 # -short size, then the library's exactness tests run again at full size
 # (64 goroutines x 2,000 requests per limiter) without it, as does Lua
 # 5.1's own test suite (constructs.lua: 40 s under the race detector).
+# Then other projects' own tests and our BullMQ and Bull scenarios against
+# serve and a real redis-server (the peers harness, internal/peers).
 # Last, a minute of random client streams against serve (FuzzServe).
 test: vet fmt
 	$(GO) test -race -short -timeout 25m ./...
 	$(GO) test -count=1 -timeout 15m ./internal/libtest
 	$(GO) test -count=1 -run '^TestLua$$' ./internal/third_party/gopher-lua
+	$(GO) test -count=1 -timeout 30m -v -run '^TestPeers$$' ./internal/peers -args -peers.node
 	$(GO) test -run '^$$' -fuzz '^FuzzServe$$' -fuzztime 60s ./transactional
+
+# The peers harness with upstream miniredis as a third column: asynq,
+# redis_rate and ulule/limiter's own tests and the BullMQ and Bull scenarios,
+# pinned and downloaded at run time, on serve, redis-server and miniredis.
+peers:
+	$(GO) test -count=1 -timeout 40m -v -run '^TestPeers$$' ./internal/peers -args -peers.node -peers.miniredis
 
 vet:
 	$(GO) vet ./...

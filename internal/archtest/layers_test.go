@@ -61,6 +61,7 @@ var layers = map[string][]string{
 	"internal/clustertest": {"internal/redistest"},
 	"internal/libtest":     {},
 	"internal/realworld":   {},
+	"internal/peers":       {},
 	"internal/archtest":    {},
 	"testscripts":          {},
 }

@@ -1,0 +1,25 @@
+// Package peers holds the peers harness: other projects' own tests and
+// scenarios, run against `scriptgen serve` built from this tree, a real
+// redis-server 7.0.15 and (with -peers.miniredis) upstream miniredis
+// v2.40.0, in one run that prints one table.
+//
+// The suites are downloaded pinned at run time and none of their code is
+// committed: asynq's internal/rdb and top-level tests, go-redis/redis_rate
+// and ulule/limiter's redis store tests (their test files come with each
+// Go module from the module proxy, and run from a writable copy of it), and
+// (with -peers.node) a BullMQ and a Bull scenario of ours in
+// testdata/node, whose npm packages are installed into a temp dir from the
+// lock file beside them. Upstream miniredis is a tiny server in
+// testdata/miniredis, a module of its own, so scriptgen's go.mod never
+// requires it.
+//
+// Redis is the reference: a test that fails on redis-server counts against
+// no one. A test that passes on Redis and fails on serve fails TestPeers
+// unless it is listed in known (name and reason), and a listed test must
+// still fail there, so that a fix forces its entry out. The miniredis
+// column is information only.
+//
+// The package has no non-test code; it may import nothing of this module
+// outside its tests (which use internal/redistest), and it must not be
+// imported.
+package peers

@@ -1,0 +1,7 @@
+module scriptgen.invalid/peers/miniredis
+
+go 1.24
+
+require github.com/alicebob/miniredis/v2 v2.40.0
+
+require github.com/yuin/gopher-lua v1.1.1 // indirect
