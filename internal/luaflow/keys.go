@@ -437,6 +437,9 @@ func (a *walker) function(f *ast.FunctionExpr, sc *walkScope, method bool) value
 		for i, n := range f.ParList.Names {
 			a.assign(a.declare(inner, NameRef{f, i}, n, f.Line(), false), value{o: oParam, why: n})
 		}
+		if f.ParList.HasVargs {
+			inner.vars["arg"] = &varInfo{name: "arg", v: value{o: oParam, why: "arg"}}
+		}
 		a.block(f.Stmts, inner)
 		a.frame = saved
 	}
@@ -811,17 +814,28 @@ func (a *walker) follow(fn *fnInfo, args []arg, call *ast.FuncCallExpr) value {
 	}
 	if fn.f.ParList.HasVargs {
 		fr.hasVarargs = true
+		t := &tableInfo{}
 		if len(args) > len(params) {
 			for _, x := range args[len(params):] {
 				fr.varargs = append(fr.varargs, x.v)
+				t.elem = join(t.elem, x.v.single())
 			}
 		}
+		inner.vars["arg"] = &varInfo{name: "arg", v: varargTable(t)}
 	}
 	a.frame, a.cur = fr, fn.chunk
 	a.block(fn.f.Stmts, inner)
 	a.frame, a.cur = saved, savedChunk
 	a.memo[key] = fr.ret
 	return fr.ret
+}
+
+// varargTable is Lua 5.1's `arg` in a vararg function: Redis builds Lua
+// with LUA_COMPAT_VARARG, so every such function declares a local arg
+// holding its extra arguments (and n), nil when the body reads `...`
+// itself. Either way the name is a local, never a global.
+func varargTable(t *tableInfo) value {
+	return value{o: oOther, why: "the arg table", k: kTable, tbl: t}
 }
 
 // register reads a Functions library callback with its keys and args
