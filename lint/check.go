@@ -103,11 +103,11 @@ func (a *checker) fact(f luaflow.Fact) {
 		}
 	}
 	c := a.files[f.Chunk]
-	col := 0
-	if f.Node != nil {
-		col = column(f.Node)
+	line, col := position(f.Node, f.Line)
+	if line != f.Line && c.ignored(f.Line, rule) {
+		return // an ignore comment on the call's line covers its arguments
 	}
-	a.emit(c, f.Line, max(col, 1), rule, msg)
+	a.emit(c, line, max(col, 1), rule, msg)
 }
 
 func (a *checker) emit(c *chunk, line, col int, rule, msg string) {

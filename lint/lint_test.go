@@ -96,6 +96,8 @@ return incr(ARGV[1])`, []string{"3:45 key-source", "5:13 args"}},
 		{"eval-like numkeys from ARGV", "--! key: s...\n--! arg: n int\nreturn redis.call('ZUNION', ARGV[1], unpack(KEYS))", []string{"3:19 dynamic-command"}},
 		{"forward-declared helper", "--! key: a\nlocal f\nf = function(k) return redis.call('GET', k) end\nreturn {f(KEYS[1]), f('lit')}", []string{"3:42 key-source"}},
 		{"recursion is bounded", "--! key: a\nlocal function f(k, n) if n > 0 then return f(k .. 'x', n - 1) end return redis.call('GET', k) end\nreturn f(KEYS[1], 3)", []string{"2:93 key-derived"}},
+		{"key on its own line", "--! key: a\nreturn redis.call('SET',\n  'x' .. KEYS[1],\n  'y')", []string{"3:3 key-derived"}},
+		{"ignored on the call's line", "--! key: a\nreturn redis.call('SET', -- lint: ignore key-derived\n  'x' .. KEYS[1], 'y')", nil},
 		{"line ignore", "--! key: a\nreturn redis.call('GET', KEYS[1] .. 'x') -- lint: ignore key-derived", nil},
 		{"functions library", "#!lua name=lib\nredis.register_function('f', function(ks, as) return redis.call('SET', ks[1], as[1]) end)", nil},
 	} {
