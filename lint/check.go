@@ -107,15 +107,18 @@ func (a *checker) fact(f luaflow.Fact) {
 	if line != f.Line && c.ignored(f.Line, rule) {
 		return // an ignore comment on the call's line covers its arguments
 	}
-	a.emit(c, line, max(col, 1), rule, msg)
+	if a.emit(c, line, max(col, 1), rule, msg) && f.Via != nil {
+		a.out[len(a.out)-1].via = a.via(f)
+	}
 }
 
-func (a *checker) emit(c *chunk, line, col int, rule, msg string) {
+func (a *checker) emit(c *chunk, line, col int, rule, msg string) bool {
 	sev := a.u.sev[rule]
 	if sev == Off || c.ignored(line, rule) {
-		return
+		return false
 	}
-	a.out = append(a.out, Finding{Path: c.path, Line: line, Col: col, Rule: rule, Severity: sev, Msg: msg})
+	a.out = append(a.out, Finding{Path: c.path, Line: line, Col: col, Rule: rule, Severity: sev, Msg: msg, script: a.u.s.Path})
+	return true
 }
 
 // rule is the rule a fact breaks and its message, or "" when it breaks
@@ -261,20 +264,25 @@ func arity(c *commands.Command) string {
 	return fmt.Sprintf("it takes %d", c.Arity-1)
 }
 
+// via names the call through which a helper was read for f, "" when f
+// was found where the helper is defined.
+func (a *checker) via(f luaflow.Fact) string {
+	if f.Via == nil {
+		return ""
+	}
+	at := fmt.Sprintf("line %d", f.Via.Line)
+	if f.Via.Chunk != nil {
+		at = fmt.Sprintf("%s:%d", a.files[f.Via.Chunk].path, f.Via.Line)
+	}
+	if f.Via.Registered {
+		return " (in the function registered at " + at + ")"
+	}
+	return " (through the helper call at " + at + ")"
+}
+
 // keyRule words a key that does not come from KEYS as it is.
 func (a *checker) keyRule(f luaflow.Fact) (rule, msg string) {
-	via := ""
-	if f.Via != nil {
-		at := fmt.Sprintf("line %d", f.Via.Line)
-		if f.Via.Chunk != nil {
-			at = fmt.Sprintf("%s:%d", a.files[f.Via.Chunk].path, f.Via.Line)
-		}
-		if f.Via.Registered {
-			via = " (in the function registered at " + at + ")"
-		} else {
-			via = " (through the helper call at " + at + ")"
-		}
-	}
+	via := a.via(f)
 	name := ""
 	if f.Text != "" {
 		name = " `" + f.Text + "`"

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -110,5 +112,34 @@ return incr(ARGV[1])`, []string{"3:45 key-source", "5:13 args"}},
 				t.Errorf("got %q; want %q\n%s", got, tc.want, lintSrc(tc.src))
 			}
 		})
+	}
+}
+
+// TestOneFindingPerPosition: a helper three scripts include gives one
+// finding where its key is built, not one per script.
+func TestOneFindingPerPosition(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"includes/push.lua": "local function push(id)\n  return redis.call('LPUSH', 'q:' .. id, 1)\nend\n",
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		files[n+".lua"] = "--! name: " + n + "\n--! arg: id string\n--- @include \"includes/push\"\npush(ARGV[1])\nreturn push(ARGV[1] .. 'x')\n"
+	}
+	for p, src := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res, err := Paths(Options{}, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := filepath.Join(dir, "includes/push.lua") + ":2:30: key-source: key of LPUSH is built from ARGV[1] (through the helper call at " +
+		filepath.Join(dir, "a.lua") + ":4 and 2 other calls), not taken from KEYS: the cluster cannot route it; pass it in KEYS with a hash tag"
+	if len(res.Findings) != 1 || res.Findings[0].String() != want {
+		t.Errorf("got %d findings %v\nwant %s", len(res.Findings), res.Findings, want)
 	}
 }

@@ -190,7 +190,7 @@ func (l *linter) run(files []string) *Result {
 		res.Scripts = append(res.Scripts, p.s)
 	}
 	parallel(len(units), func(i int) { l.add(analyze(units[i])...) })
-	res.Findings = Sort(l.out)
+	res.Findings = merge(Sort(l.out))
 	return res
 }
 

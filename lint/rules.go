@@ -120,6 +120,10 @@ type Finding struct {
 	Rule     string   `json:"rule"`
 	Severity Severity `json:"severity"`
 	Msg      string   `json:"message"`
+	// script is the script whose analysis found it, via the part of Msg
+	// that names the call a helper was read through: a file several
+	// scripts include gets one finding per position and rule.
+	script, via string
 }
 
 // String is `path:line:col: rule: message`; findings below error severity
@@ -160,4 +164,47 @@ func Sort(fs []Finding) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// merge keeps one finding per position and rule, however many scripts
+// include the file it is in or call the helper it is in: the first one,
+// naming its call path with a count of the others, at the highest
+// severity any of them has. Findings of one script at one place not
+// reached through a helper call stay apart: each command a variable may
+// name is its own finding. fs is sorted.
+func merge(fs []Finding) []Finding {
+	type spot struct {
+		path      string
+		line, col int
+		rule      string
+	}
+	first := map[spot]int{}
+	more := map[int]int{}
+	out := fs[:0]
+	for _, f := range fs {
+		k := spot{f.Path, f.Line, f.Col, f.Rule}
+		i, ok := first[k]
+		if ok && (out[i].script != f.script || f.via != "") {
+			out[i].Severity = max(out[i].Severity, f.Severity)
+			more[i]++
+			continue
+		}
+		if !ok {
+			first[k] = len(out)
+		}
+		out = append(out, f)
+	}
+	for i, n := range more {
+		if f := &out[i]; f.via != "" {
+			f.Msg = strings.Replace(f.Msg, f.via, f.via[:len(f.via)-1]+fmt.Sprintf(" and %d other call%s)", n, plural(n)), 1)
+		}
+	}
+	return out
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
