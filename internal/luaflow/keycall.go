@@ -2,6 +2,7 @@ package luaflow
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
@@ -153,6 +154,17 @@ func (a *walker) checkKey(upper string, x arg, line int) {
 	kind := KeySource
 	switch x.v.o {
 	case oParam:
+		if x.v.pfx != "" && a.frame.fn != nil {
+			why := "the literal " + strconv.Quote(x.v.pfx) + " followed by " + x.v.why
+			if x.v.stored {
+				why = x.v.why + ", a field every store of which starts with the literal " + strconv.Quote(x.v.pfx)
+			}
+			f := Fact{Chunk: a.cur, Kind: KeySource, Node: x.e, Line: line, Name: upper, Other: why, Text: keyText(x.e)}
+			if a.frame.inline {
+				f.Via = &a.frame.via
+			}
+			a.prefixed = append(a.prefixed, prefixed{a.frame.fn, f})
+		}
 		return // the helper's caller passes it: read again there
 	case oKey:
 		if !a.p.EveryKey {
@@ -162,10 +174,14 @@ func (a *walker) checkKey(upper string, x arg, line int) {
 	case oKeyDerived:
 		kind = KeyDerived
 	}
-	text := ""
-	switch x.e.(type) {
+	a.fact(Fact{Kind: kind, Node: x.e, Line: line, Name: upper, Other: x.v.why, Text: keyText(x.e), N: x.v.key})
+}
+
+// keyText is the source of a key argument that is a name or an index.
+func keyText(e ast.Expr) string {
+	switch e.(type) {
 	case *ast.IdentExpr, *ast.AttrGetExpr:
-		text = exprText(x.e)
+		return exprText(e)
 	}
-	a.fact(Fact{Kind: kind, Node: x.e, Line: line, Name: upper, Other: x.v.why, Text: text, N: x.v.key})
+	return ""
 }
