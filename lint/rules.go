@@ -154,7 +154,13 @@ func Sort(fs []Finding) []Finding {
 		if a.Rule != b.Rule {
 			return a.Rule < b.Rule
 		}
-		return a.Msg < b.Msg
+		if a.Msg != b.Msg {
+			return a.Msg < b.Msg
+		}
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		return a.script < b.script // equal findings side by side, for the dedup
 	})
 	out := fs[:0]
 	for i, f := range fs {
@@ -184,7 +190,7 @@ func merge(fs []Finding) []Finding {
 	for _, f := range fs {
 		k := spot{f.Path, f.Line, f.Col, f.Rule}
 		i, ok := first[k]
-		if ok && (out[i].script != f.script || f.via != "") {
+		if ok && (out[i].script != f.script || f.via != "" || out[i].via != "") {
 			out[i].Severity = max(out[i].Severity, f.Severity)
 			more[i]++
 			continue
