@@ -253,6 +253,8 @@ func (a *checker) callRule(f luaflow.Fact) (rule, msg string) {
 		return RuleCommand, fmt.Sprintf("the arguments do not fit %s's syntax: Redis cannot find its keys and replies with an error", f.Name)
 	case luaflow.KeyDerived, luaflow.KeySource:
 		return a.keyRule(f)
+	case luaflow.KeyPattern:
+		return RuleKeySource, patternMsg(f)
 	}
 	return "", ""
 }
@@ -305,4 +307,23 @@ func (a *checker) dynamic(kind, msg string) (rule, _ string) {
 	}
 	a.said[kind] = true
 	return RuleDynamicCommand, msg
+}
+
+// patternMsg words keys a command finds by a pattern. Redis 7.0's sort.c
+// refuses BY (with a '*') and GET in cluster mode, and to a user without
+// access to every key (TestSortPatterns).
+func patternMsg(f luaflow.Fact) string {
+	what := f.Other
+	if f.N == 1 {
+		what = fmt.Sprintf("%q", f.Other)
+	}
+	switch f.Name {
+	case "KEYS", "SCAN":
+		return fmt.Sprintf("%s reads the keys that match %s, which no KEYS entry declares: the script reaches keys its caller never passed; keep them in a set under a key passed in KEYS", f.Name, what)
+	}
+	cmd, opt, _ := strings.Cut(f.Name, " ")
+	if f.N == 1 && f.Other == "#" {
+		return fmt.Sprintf("%s's GET \"#\" reads no other key, but Redis 7.0 refuses every GET of SORT on a cluster (GET option of SORT denied in Cluster mode.) and to a user whose ACL does not reach every key (GET option of SORT denied due to insufficient ACL permissions.); sort without GET", cmd)
+	}
+	return fmt.Sprintf("%s's %s pattern %s reads keys built from each element, which no KEYS entry declares: Redis refuses it on a cluster (%s option of SORT denied in Cluster mode.) and to a user whose ACL does not reach every key (%s option of SORT denied due to insufficient ACL permissions.); store what the pattern reads in a hash passed in KEYS", cmd, opt, what, opt, opt)
 }

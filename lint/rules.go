@@ -76,7 +76,7 @@ var Rules = []Rule{
 	{RuleHeader, Error, "the --! header must parse: known keys, names, types, defaults and flags", "--! arg: limit integer"},
 	{RuleSyntax, Error, "the body must be valid Lua 5.1 (exit code 2)", "local x = = 1"},
 	{RuleInclude, Error, "every include (--! include: or --- @include \"path\") must name a readable Lua file", `--- @include "includes/missing"`},
-	{RuleKeySource, Error, "every key a command touches must come from KEYS; one built from ARGV, literals or replies is invisible to the cluster router: pass it in KEYS with a hash tag",
+	{RuleKeySource, Error, "every key a command touches must come from KEYS; one built from ARGV, literals or replies, or reached by a pattern (SORT's BY and GET, KEYS, SCAN), is invisible to the cluster router: pass it in KEYS with a hash tag",
 		"redis.call('INCR', 'rate:' .. ARGV[1])"},
 	{RuleKeyDerived, Error, "a key derived from a KEYS element shares its slot only when that element has a hash tag, and breaks Redis's contract, ACL key patterns, proxies and Dragonfly; lower to warning for queue libraries that do it on purpose",
 		"redis.call('INCR', KEYS[1] .. ':count')"},

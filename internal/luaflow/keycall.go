@@ -93,6 +93,48 @@ func (a *walker) redisCall(call *ast.FuncCallExpr, fname string, args []arg) {
 		return
 	}
 	a.checkKeys(cmd, upper, args, fixed, tail, line)
+	a.patterns(cmd, upper, args)
+}
+
+// patterns records the keys a command reaches through a pattern rather
+// than its key arguments: SORT's BY and GET read a key per element
+// (sort.c, lookupKeyByPattern), KEYS and SCAN read the keyspace.
+func (a *walker) patterns(cmd *commands.Command, upper string, args []arg) {
+	pattern := func(name string, x arg) {
+		f := Fact{Kind: KeyPattern, Node: x.e, Line: x.e.Line(), Name: name, Other: x.v.why}
+		if x.v.isLit {
+			f.Other, f.N = x.v.lit, 1
+		}
+		a.fact(f)
+	}
+	switch cmd.Name {
+	case "keys":
+		if len(args) > 1 {
+			pattern(upper, args[1])
+		}
+	case "scan":
+		pattern(upper, args[0])
+	case "sort", "sort_ro":
+		for i := 2; i+1 < len(args); i++ {
+			opt := strings.ToLower(args[i].v.lit)
+			switch {
+			case !args[i].v.isLit:
+			case opt == "limit":
+				i += 2
+			case opt == "store":
+				i++
+			case opt == "by":
+				// A BY pattern without '*' only turns sorting off.
+				if p := args[i+1].v; !p.isLit || strings.Contains(p.lit, "*") {
+					pattern(upper+" BY", args[i+1])
+				}
+				i++
+			case opt == "get":
+				pattern(upper+" GET", args[i+1])
+				i++
+			}
+		}
+	}
 }
 
 // checkKeys finds the key positions from Redis's key specs and records
