@@ -49,7 +49,7 @@ return redis.call('INCRBY', KEYS[1], f(tonumber(ARGV[1])))`, nil},
 		{"scopes", "do local z = 1 end\nreturn z",
 			[]string{"p.lua:1:10: unused: warning: local z is never read",
 				"p.lua:2:8: globals: undefined name z: not a local and not in Redis's script environment"}},
-		{"syntax", "local = 1", []string{"p.lua:1:7: syntax: lua: syntax error near '='"}},
+		{"syntax", "local = 1", []string{"p.lua:1:7: syntax: lua: '<name>' expected near '='"}},
 		{"journal", "--! flags: transactional\n--! key: a\n--! key: b\nlocal n = redis.call('ZCARD', KEYS[1])\n  redis.call('ZADD', KEYS[1], 1, 'm')\n" +
 			"redis.call('ZADD', KEYS[2], 1, 'm')\nreturn n",
 			[]string{"p.lua:5:3: journal: info: ZADD a failed run must undo: line 6 may fail after it: ZADD of KEYS[2], on which no command has succeeded before (it may be nil, or hold another type)"}},

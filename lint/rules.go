@@ -74,7 +74,7 @@ const (
 // Rules lists every check, in the order `scriptgen help lint` shows them.
 var Rules = []Rule{
 	{RuleHeader, Error, "the --! header must parse: known keys, names, types, defaults and flags", "--! arg: limit integer"},
-	{RuleSyntax, Error, "the body must be valid Lua 5.1 (exit code 2)", "local x = = 1"},
+	{RuleSyntax, Error, "the body must be valid Lua 5.1 (exit code 2): errors in Lua 5.1's words, as Redis gives them, naming syntax of a later Lua (goto, labels, //, bitwise operators)", "goto done"},
 	{RuleInclude, Error, "every include (--! include: or --- @include \"path\") must name a readable Lua file", `--- @include "includes/missing"`},
 	{RuleKeySource, Error, "every key a command touches must come from KEYS; one built from ARGV, literals or replies, or reached by a pattern (SORT's BY and GET, KEYS, SCAN), is invisible to the cluster router: pass it in KEYS with a hash tag",
 		"redis.call('INCR', 'rate:' .. ARGV[1])"},
@@ -85,7 +85,7 @@ var Rules = []Rule{
 	{RuleCommand, Error, "commands must exist in Redis 7, with the right number of arguments, be allowed in scripts, and not write in a no-writes script", "redis.call('EVAL', 'return 1', 0)"},
 	{RuleDynamicCommand, Info, "a command name or key count the linter cannot resolve is reported once, not guessed", "redis.call(ARGV[1], KEYS[1])"},
 	{RuleGlobals, Error, "no assignment to globals (Redis refuses it at run time) and no names outside Redis's script environment", "count = 1"},
-	{RuleSandbox, Error, "no os, io, debug, require, loadstring, load, dofile, loadfile, setfenv, getfenv, collectgarbage, rawset/setmetatable on _G, or labels (Lua 5.2's; goto is a name in Lua 5.1, so `goto x` does not compile)", "local f = loadstring(ARGV[1])"},
+	{RuleSandbox, Error, "no os, io, debug, require, loadstring, load, dofile, loadfile, setfenv, getfenv, collectgarbage, or rawset/setmetatable on _G", "local f = loadstring(ARGV[1])"},
 	{RuleReadonlyTables, Error, "Redis 6.2.7 and later make the library tables read-only: no writes into string, table, math, redis, cjson…", "function table.extend(t, u) end"},
 	{RuleUnused, Warning, "a local variable or function that is never read", "local unused = 1"},
 	{RuleShadow, Warning, "a local that hides another local of the same name", "local k = KEYS[1]; do local k = 2 end"},

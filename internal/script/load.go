@@ -164,6 +164,9 @@ func Tokens(src string) []ast.Token {
 // ParseLua parses Lua source text (without a shebang) into gopher-lua's AST.
 func ParseLua(path, src string) ([]ast.Stmt, error) {
 	chunk, err := parse.Parse(strings.NewReader(src), path)
+	if e := lua51(path, src, err == nil); e != nil {
+		return nil, e
+	}
 	if err == nil {
 		return chunk, nil
 	}
