@@ -39,6 +39,10 @@ type checker struct {
 }
 
 func analyze(u *unit) []Finding {
+	if main := u.chunks[len(u.chunks)-1]; !main.parsed {
+		main.tree()
+		defer main.release()
+	}
 	a := &checker{u: u, files: map[*luaflow.Chunk]*chunk{}, said: map[string]bool{}}
 	p := &luaflow.Program{Library: u.library, NoWrites: u.s.Has(script.NoWrites)}
 	flow := map[*chunk]*luaflow.Chunk{}

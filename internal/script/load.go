@@ -129,7 +129,10 @@ func (s *Script) Chunk() ([]ast.Stmt, error) {
 		if s.Lua.Syntax != nil {
 			return nil, s.Lua.Syntax
 		}
-		return s.Lua.AST, nil
+		if s.Lua.AST != nil {
+			return s.Lua.AST, nil
+		}
+		// lint releases the trees of the scripts it has read
 	}
 	return ParseLua(s.Path, s.body())
 }
