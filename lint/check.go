@@ -39,6 +39,10 @@ type checker struct {
 }
 
 func analyze(u *unit) []Finding {
+	if main := u.chunks[len(u.chunks)-1]; !main.parsed {
+		main.tree()
+		defer main.release()
+	}
 	a := &checker{u: u, files: map[*luaflow.Chunk]*chunk{}, said: map[string]bool{}}
 	p := &luaflow.Program{Library: u.library, NoWrites: u.s.Has(script.NoWrites)}
 	flow := map[*chunk]*luaflow.Chunk{}
@@ -104,19 +108,22 @@ func (a *checker) fact(f luaflow.Fact) {
 		}
 	}
 	c := a.files[f.Chunk]
-	col := 0
-	if f.Node != nil {
-		col = column(f.Node)
+	line, col := position(f.Node, f.Line)
+	if line != f.Line && c.ignored(f.Line, rule) {
+		return // an ignore comment on the call's line covers its arguments
 	}
-	a.emit(c, f.Line, max(col, 1), rule, msg)
+	if a.emit(c, line, max(col, 1), rule, msg) && f.Via != nil {
+		a.out[len(a.out)-1].via = a.via(f)
+	}
 }
 
-func (a *checker) emit(c *chunk, line, col int, rule, msg string) {
+func (a *checker) emit(c *chunk, line, col int, rule, msg string) bool {
 	sev := a.u.sev[rule]
 	if sev == Off || c.ignored(line, rule) {
-		return
+		return false
 	}
-	a.out = append(a.out, Finding{Path: c.path, Line: line, Col: col, Rule: rule, Severity: sev, Msg: msg})
+	a.out = append(a.out, Finding{Path: c.path, Line: line, Col: col, Rule: rule, Severity: sev, Msg: msg, script: a.u.s.Path})
+	return true
 }
 
 // rule is the rule a fact breaks and its message, or "" when it breaks
@@ -254,6 +261,8 @@ func (a *checker) callRule(f luaflow.Fact) (rule, msg string) {
 		return RuleCommand, fmt.Sprintf("the arguments do not fit %s's syntax: Redis cannot find its keys and replies with an error", f.Name)
 	case luaflow.KeyDerived, luaflow.KeySource:
 		return a.keyRule(f)
+	case luaflow.KeyPattern:
+		return RuleKeySource, patternMsg(f)
 	}
 	return "", ""
 }
@@ -265,20 +274,25 @@ func arity(c *commands.Command) string {
 	return fmt.Sprintf("it takes %d", c.Arity-1)
 }
 
+// via names the call through which a helper was read for f, "" when f
+// was found where the helper is defined.
+func (a *checker) via(f luaflow.Fact) string {
+	if f.Via == nil {
+		return ""
+	}
+	at := fmt.Sprintf("line %d", f.Via.Line)
+	if f.Via.Chunk != nil {
+		at = fmt.Sprintf("%s:%d", a.files[f.Via.Chunk].path, f.Via.Line)
+	}
+	if f.Via.Registered {
+		return " (in the function registered at " + at + ")"
+	}
+	return " (through the helper call at " + at + ")"
+}
+
 // keyRule words a key that does not come from KEYS as it is.
 func (a *checker) keyRule(f luaflow.Fact) (rule, msg string) {
-	via := ""
-	if f.Via != nil {
-		at := fmt.Sprintf("line %d", f.Via.Line)
-		if f.Via.Chunk != nil {
-			at = fmt.Sprintf("%s:%d", a.files[f.Via.Chunk].path, f.Via.Line)
-		}
-		if f.Via.Registered {
-			via = " (in the function registered at " + at + ")"
-		} else {
-			via = " (through the helper call at " + at + ")"
-		}
-	}
+	via := a.via(f)
 	name := ""
 	if f.Text != "" {
 		name = " `" + f.Text + "`"
@@ -301,4 +315,23 @@ func (a *checker) dynamic(kind, msg string) (rule, _ string) {
 	}
 	a.said[kind] = true
 	return RuleDynamicCommand, msg
+}
+
+// patternMsg words keys a command finds by a pattern. Redis 7.0's sort.c
+// refuses BY (with a '*') and GET in cluster mode, and to a user without
+// access to every key (TestSortPatterns).
+func patternMsg(f luaflow.Fact) string {
+	what := f.Other
+	if f.N == 1 {
+		what = fmt.Sprintf("%q", f.Other)
+	}
+	switch f.Name {
+	case "KEYS", "SCAN":
+		return fmt.Sprintf("%s reads the keys that match %s, which no KEYS entry declares: the script reaches keys its caller never passed; keep them in a set under a key passed in KEYS", f.Name, what)
+	}
+	cmd, opt, _ := strings.Cut(f.Name, " ")
+	if f.N == 1 && f.Other == "#" {
+		return fmt.Sprintf("%s's GET \"#\" reads no other key, but Redis 7.0 refuses every GET of SORT on a cluster (GET option of SORT denied in Cluster mode.) and to a user whose ACL does not reach every key (GET option of SORT denied due to insufficient ACL permissions.); sort without GET", cmd)
+	}
+	return fmt.Sprintf("%s's %s pattern %s reads keys built from each element, which no KEYS entry declares: Redis refuses it on a cluster (%s option of SORT denied in Cluster mode.) and to a user whose ACL does not reach every key (%s option of SORT denied due to insufficient ACL permissions.); store what the pattern reads in a hash passed in KEYS", cmd, opt, what, opt, opt)
 }

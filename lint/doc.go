@@ -37,7 +37,22 @@
 // files they name and which files are helpers (script.Loader), for lint
 // and the bundler alike. Findings point at the file and line
 // where the code is; a file another script includes is not linted on its
-// own, since its helpers are meant to be called from elsewhere.
+// own, since its helpers are meant to be called from elsewhere. A finding
+// in a helper is reported once per position and rule, however many
+// scripts include it or calls reach it: the first call is named and the
+// others counted (BullMQ's 52 commands: 1,138 findings at 378 positions
+// before, 413 after).
+//
+// # Syntax
+//
+// A syntax error is reported in Lua 5.1's words, as Redis's EVAL gives
+// it, at the token Lua names, with the later Lua's syntax that stopped it
+// (`'=' expected near 'done': goto is Lua 5.2; Redis runs Lua 5.1`).
+//
+// # Memory
+//
+// A run keeps no script's syntax tree once it is analysed (load.go):
+// 9,000 scripts of 100 lines peak at about 150 MB of heap.
 //
 // # Positions
 //

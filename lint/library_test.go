@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestLibraryClean lints the bundled library: every script in lua/ must be
@@ -116,5 +119,71 @@ func TestResultExitClasses(t *testing.T) {
 	}
 	if _, err := Paths(Options{}, filepath.Join(t.TempDir(), "missing")); err == nil {
 		t.Error("a missing path must be an error, not a finding")
+	}
+}
+
+// BenchmarkLint9000 lints 9,000 scripts of 100 lines from disk and
+// reports the peak of the heap's objects (live and not yet swept, read
+// from runtime/metrics every millisecond) while it runs. The goal is
+// under 200 MB.
+func BenchmarkLint9000(b *testing.B) {
+	dir := b.TempDir()
+	for i := range 9000 {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("s%d.lua", i)), []byte(script100(i)), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	peak := uint64(0)
+	for b.Loop() {
+		runtime.GC()
+		done := make(chan struct{})
+		sampled := make(chan uint64)
+		go func() {
+			sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+			top := uint64(0)
+			tick := time.NewTicker(time.Millisecond)
+			defer tick.Stop()
+			for {
+				metrics.Read(sample)
+				top = max(top, sample[0].Value.Uint64())
+				select {
+				case <-done:
+					sampled <- top
+					return
+				case <-tick.C:
+				}
+			}
+		}()
+		res, err := Paths(Options{}, dir)
+		close(done)
+		peak = max(peak, <-sampled)
+		if err != nil || len(res.Scripts) != 9000 || len(res.Findings) != 0 {
+			b.Fatalf("%v: %d scripts, %d findings", err, len(res.Scripts), len(res.Findings))
+		}
+	}
+	b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
+	b.ReportMetric(float64(peak)/9000/(1<<10), "peak-KB/script")
+	if peak > 200<<20 {
+		b.Errorf("peak heap %d MB; the goal is under 200 MB", peak>>20)
+	}
+}
+
+// TestReleasedTreesParseAgain: lint drops the syntax trees of the scripts
+// it returns (BenchmarkLint9000), and a later stage asking for one gets
+// it parsed again.
+func TestReleasedTreesParseAgain(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "s1.lua"), []byte(script100(1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Paths(Options{}, dir)
+	if err != nil || len(res.Scripts) != 1 {
+		t.Fatalf("%v, %d scripts", err, len(res.Scripts))
+	}
+	if res.Scripts[0].Lua.AST != nil {
+		t.Error("the tree is still held")
+	}
+	if stmts, err := res.Scripts[0].Chunk(); err != nil || len(stmts) == 0 {
+		t.Errorf("Chunk: %d statements, %v", len(stmts), err)
 	}
 }

@@ -2,6 +2,8 @@ package lint
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,7 +49,7 @@ return redis.call('INCRBY', KEYS[1], f(tonumber(ARGV[1])))`, nil},
 		{"scopes", "do local z = 1 end\nreturn z",
 			[]string{"p.lua:1:10: unused: warning: local z is never read",
 				"p.lua:2:8: globals: undefined name z: not a local and not in Redis's script environment"}},
-		{"syntax", "local = 1", []string{"p.lua:1:7: syntax: lua: syntax error near '='"}},
+		{"syntax", "local = 1", []string{"p.lua:1:7: syntax: lua: '<name>' expected near '='"}},
 		{"journal", "--! flags: transactional\n--! key: a\n--! key: b\nlocal n = redis.call('ZCARD', KEYS[1])\n  redis.call('ZADD', KEYS[1], 1, 'm')\n" +
 			"redis.call('ZADD', KEYS[2], 1, 'm')\nreturn n",
 			[]string{"p.lua:5:3: journal: info: ZADD a failed run must undo: line 6 may fail after it: ZADD of KEYS[2], on which no command has succeeded before (it may be nil, or hold another type)"}},
@@ -92,10 +94,30 @@ return incr(ARGV[1])`, []string{"3:45 key-source", "5:13 args"}},
 			[]string{"4:19 command", "4:19 command"}},
 		{"numkeys literal", "--! key: d\n--! key: s...\nreturn redis.call('ZUNIONSTORE', KEYS[1], 2, KEYS[2], 'x')", []string{"3:55 key-source"}},
 		{"xread streams", "--! key: s\n--! arg: n int\nreturn redis.call('XREAD', 'COUNT', ARGV[1], 'STREAMS', KEYS[1], 'k2', '0', '0')", []string{"3:66 key-source"}},
-		{"sort store", "--! key: s\nreturn redis.call('SORT', KEYS[1], 'BY', 'w_*', 'STORE', 'dst')", []string{"2:58 key-source"}},
+		{"sort store", "--! key: s\nreturn redis.call('SORT', KEYS[1], 'BY', 'w_*', 'STORE', 'dst')", []string{"2:42 key-source", "2:58 key-source"}},
+		{"sort patterns", "--! key: s\n--! arg: p string\nreturn redis.call('SORT', KEYS[1], 'LIMIT', 0, 'by', 'GET', ARGV[1], 'BY', 'nosort', 'GET', '#')",
+			[]string{"3:61 key-source", "3:93 key-source"}},
+		{"keys by pattern", "return redis.call('KEYS', 'job:*')", []string{"1:27 key-source"}},
 		{"eval-like numkeys from ARGV", "--! key: s...\n--! arg: n int\nreturn redis.call('ZUNION', ARGV[1], unpack(KEYS))", []string{"3:19 dynamic-command"}},
 		{"forward-declared helper", "--! key: a\nlocal f\nf = function(k) return redis.call('GET', k) end\nreturn {f(KEYS[1]), f('lit')}", []string{"3:42 key-source"}},
 		{"recursion is bounded", "--! key: a\nlocal function f(k, n) if n > 0 then return f(k .. 'x', n - 1) end return redis.call('GET', k) end\nreturn f(KEYS[1], 3)", []string{"2:93 key-derived"}},
+		{"key on its own line", "--! key: a\nreturn redis.call('SET',\n  'x' .. KEYS[1],\n  'y')", []string{"3:3 key-derived"}},
+		{"ignored on the call's line", "--! key: a\nreturn redis.call('SET', -- lint: ignore key-derived\n  'x' .. KEYS[1], 'y')", nil},
+		{"dispatch table", "--! arg: cmd string\n--! arg: name string\nlocal API = {}\nAPI.len = function(name) return redis.call('ZCARD', 'q:' .. name) end\nreturn API[ARGV[1]](ARGV[2])",
+			[]string{"4:53 key-source"}},
+		{"methods in a dispatch table", "--! arg: cmd string\n--! arg: name string\nlocal API = {}\nAPI.len = function(name) return redis.call('ZCARD', 'q:' .. name) end\nAPI.all = function() return redis.call('DEL', 'q:all') end\nreturn API[ARGV[1]](ARGV[2])",
+			[]string{"4:53 key-source", "5:47 key-source"}},
+		{"dispatch table of a key", "--! key: q\n--! arg: cmd string\nlocal API = {}\nAPI.len = function(k) return redis.call('ZCARD', k) end\nreturn API[ARGV[1]](KEYS[1])", nil},
+		{"method and field", `--! arg: name string
+local Q = {ns = 'q:'}
+Q.__index = Q
+function Q.new(name) local q = setmetatable({}, Q); q.key = 'ql:q:' .. name; return q end
+function Q:len() return redis.call('ZCARD', self.key) end
+function Q:jobs() return redis.call('LRANGE', Q.ns .. self.name, 0, -1) end
+local q = Q.new(ARGV[1])
+return q:len()`, []string{"5:45 key-source", "6:47 key-source"}},
+		{"field of a key", "--! key: q\nlocal Q = {}\nfunction Q:len() return redis.call('ZCARD', self.key) end\nlocal o = {key = KEYS[1]}\nreturn Q.len(o)", nil},
+		{"helper followed with a key", "--! key: q\nlocal function len(k) return redis.call('ZCARD', 'x:' .. k) end\nreturn len(KEYS[1])", []string{"2:50 key-derived"}},
 		{"line ignore", "--! key: a\nreturn redis.call('GET', KEYS[1] .. 'x') -- lint: ignore key-derived", nil},
 		{"functions library", "#!lua name=lib\nredis.register_function('f', function(ks, as) return redis.call('SET', ks[1], as[1]) end)", nil},
 	} {
@@ -108,5 +130,38 @@ return incr(ARGV[1])`, []string{"3:45 key-source", "5:13 args"}},
 				t.Errorf("got %q; want %q\n%s", got, tc.want, lintSrc(tc.src))
 			}
 		})
+	}
+}
+
+// TestOneFindingPerPosition: a helper three scripts include gives one
+// finding where its key is built, not one per script.
+func TestOneFindingPerPosition(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"includes/push.lua": "local function push(id)\n  return redis.call('LPUSH', 'q:' .. id, 1)\nend\n",
+	}
+	for _, n := range []string{"a", "b", "c"} {
+		files[n+".lua"] = "--! name: " + n + "\n--! arg: id string\n--- @include \"includes/push\"\npush(ARGV[1])\nreturn push(ARGV[1] .. 'x')\n"
+	}
+	for p, src := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := filepath.Join(dir, "includes/push.lua") + ":2:30: key-source: key of LPUSH is built from ARGV[1] (through the helper call at " +
+		filepath.Join(dir, "a.lua") + ":4 and 2 other calls), not taken from KEYS: the cluster cannot route it; pass it in KEYS with a hash tag"
+	// Scripts are analysed in parallel: the merge must not depend on
+	// which finished first.
+	for range 20 {
+		res, err := Paths(Options{}, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Findings) != 1 || res.Findings[0].String() != want {
+			t.Fatalf("got %d findings %v\nwant %s", len(res.Findings), res.Findings, want)
+		}
 	}
 }

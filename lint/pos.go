@@ -6,6 +6,18 @@ import (
 	"github.com/scriptgen/scriptgen/internal/luaflow"
 )
 
+// position is the line and column of node's first token; line when the
+// node has none of its own (a declared name): a key argument of a call
+// spread over lines is on its own line, not the call's.
+func position(node any, line int) (int, int) {
+	if e, ok := node.(ast.Expr); ok {
+		if f := first(e); f != nil && f.Line() > 0 {
+			return f.Line(), f.Column()
+		}
+	}
+	return line, column(node)
+}
+
 // column is where a finding at node (an ast node, or a luaflow.NameRef for
 // a declared name, which is no node) points: the
 // column the parser gave the node's first token, 0 when unknown.

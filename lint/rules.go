@@ -75,9 +75,9 @@ const (
 var Rules = []Rule{
 	{RuleHeader, Error, "the --! header must parse: known keys, names, types, defaults and flags", "--! arg: limit integer"},
 	{RuleInferred, Info, "a script without a --! header is analysed with the keys and args its body reads (scriptgen annotate writes them down)", "return redis.call('GET', KEYS[1])"},
-	{RuleSyntax, Error, "the body must be valid Lua 5.1 (exit code 2)", "local x = = 1"},
+	{RuleSyntax, Error, "the body must be valid Lua 5.1 (exit code 2): errors in Lua 5.1's words, as Redis gives them, naming syntax of a later Lua (goto, labels, //, bitwise operators)", "goto done"},
 	{RuleInclude, Error, "every include (--! include: or --- @include \"path\") must name a readable Lua file", `--- @include "includes/missing"`},
-	{RuleKeySource, Error, "every key a command touches must come from KEYS; one built from ARGV, literals or replies is invisible to the cluster router: pass it in KEYS with a hash tag",
+	{RuleKeySource, Error, "every key a command touches must come from KEYS; one built from ARGV, literals or replies, or reached by a pattern (SORT's BY and GET, KEYS, SCAN), is invisible to the cluster router: pass it in KEYS with a hash tag",
 		"redis.call('INCR', 'rate:' .. ARGV[1])"},
 	{RuleKeyDerived, Error, "a key derived from a KEYS element shares its slot only when that element has a hash tag, and breaks Redis's contract, ACL key patterns, proxies and Dragonfly; lower to warning for queue libraries that do it on purpose",
 		"redis.call('INCR', KEYS[1] .. ':count')"},
@@ -86,7 +86,7 @@ var Rules = []Rule{
 	{RuleCommand, Error, "commands must exist in Redis 7, with the right number of arguments, be allowed in scripts, and not write in a no-writes script", "redis.call('EVAL', 'return 1', 0)"},
 	{RuleDynamicCommand, Info, "a command name or key count the linter cannot resolve is reported once, not guessed", "redis.call(ARGV[1], KEYS[1])"},
 	{RuleGlobals, Error, "no assignment to globals (Redis refuses it at run time) and no names outside Redis's script environment", "count = 1"},
-	{RuleSandbox, Error, "no os, io, debug, require, loadstring, load, dofile, loadfile, setfenv, getfenv, collectgarbage, rawset/setmetatable on _G, or labels (Lua 5.2's; goto is a name in Lua 5.1, so `goto x` does not compile)", "local f = loadstring(ARGV[1])"},
+	{RuleSandbox, Error, "no os, io, debug, require, loadstring, load, dofile, loadfile, setfenv, getfenv, collectgarbage, or rawset/setmetatable on _G", "local f = loadstring(ARGV[1])"},
 	{RuleReadonlyTables, Error, "Redis 6.2.7 and later make the library tables read-only: no writes into string, table, math, redis, cjson…", "function table.extend(t, u) end"},
 	{RuleOptionalArg, Warning, "an optional arg before a required one is sent as \"\" when absent: the script must compare it with ''", "local now = tonumber(ARGV[1]) -- with arg: now int? before a required arg"},
 	{RuleUnused, Warning, "a local variable or function that is never read", "local unused = 1"},
@@ -122,6 +122,10 @@ type Finding struct {
 	Rule     string   `json:"rule"`
 	Severity Severity `json:"severity"`
 	Msg      string   `json:"message"`
+	// script is the script whose analysis found it, via the part of Msg
+	// that names the call a helper was read through: a file several
+	// scripts include gets one finding per position and rule.
+	script, via string
 }
 
 // String is `path:line:col: rule: message`; findings below error severity
@@ -152,7 +156,13 @@ func Sort(fs []Finding) []Finding {
 		if a.Rule != b.Rule {
 			return a.Rule < b.Rule
 		}
-		return a.Msg < b.Msg
+		if a.Msg != b.Msg {
+			return a.Msg < b.Msg
+		}
+		if a.Severity != b.Severity {
+			return a.Severity > b.Severity
+		}
+		return a.script < b.script // equal findings side by side, for the dedup
 	})
 	out := fs[:0]
 	for i, f := range fs {
@@ -162,4 +172,47 @@ func Sort(fs []Finding) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// merge keeps one finding per position and rule, however many scripts
+// include the file it is in or call the helper it is in: the first one,
+// naming its call path with a count of the others, at the highest
+// severity any of them has. Findings of one script at one place not
+// reached through a helper call stay apart: each command a variable may
+// name is its own finding. fs is sorted.
+func merge(fs []Finding) []Finding {
+	type spot struct {
+		path      string
+		line, col int
+		rule      string
+	}
+	first := map[spot]int{}
+	more := map[int]int{}
+	out := fs[:0]
+	for _, f := range fs {
+		k := spot{f.Path, f.Line, f.Col, f.Rule}
+		i, ok := first[k]
+		if ok && (out[i].script != f.script || f.via != "" || out[i].via != "") {
+			out[i].Severity = max(out[i].Severity, f.Severity)
+			more[i]++
+			continue
+		}
+		if !ok {
+			first[k] = len(out)
+		}
+		out = append(out, f)
+	}
+	for i, n := range more {
+		if f := &out[i]; f.via != "" {
+			f.Msg = strings.Replace(f.Msg, f.via, f.via[:len(f.via)-1]+fmt.Sprintf(" and %d other call%s)", n, plural(n)), 1)
+		}
+	}
+	return out
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

@@ -59,4 +59,5 @@ const (
 	KeyOf                             // a key that is a KEYS element (Program.EveryKey): Name (command), Other, Text, N (its literal index, 0: computed)
 	KeyDerived                        // a key derived from a KEYS element: Name (command), Other (the element), Text
 	KeySource                         // a key built from something else: Name (command), Other (what), Text
+	KeyPattern                        // keys the command finds by a pattern (SORT's BY and GET, KEYS, SCAN): Name (command, and option), Other (the pattern, or what it is built from), N (1: a literal)
 )

@@ -2,6 +2,7 @@ package luaflow
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
@@ -92,6 +93,48 @@ func (a *walker) redisCall(call *ast.FuncCallExpr, fname string, args []arg) {
 		return
 	}
 	a.checkKeys(cmd, upper, args, fixed, tail, line)
+	a.patterns(cmd, upper, args)
+}
+
+// patterns records the keys a command reaches through a pattern rather
+// than its key arguments: SORT's BY and GET read a key per element
+// (sort.c, lookupKeyByPattern), KEYS and SCAN read the keyspace.
+func (a *walker) patterns(cmd *commands.Command, upper string, args []arg) {
+	pattern := func(name string, x arg) {
+		f := Fact{Kind: KeyPattern, Node: x.e, Line: x.e.Line(), Name: name, Other: x.v.why}
+		if x.v.isLit {
+			f.Other, f.N = x.v.lit, 1
+		}
+		a.fact(f)
+	}
+	switch cmd.Name {
+	case "keys":
+		if len(args) > 1 {
+			pattern(upper, args[1])
+		}
+	case "scan":
+		pattern(upper, args[0])
+	case "sort", "sort_ro":
+		for i := 2; i+1 < len(args); i++ {
+			opt := strings.ToLower(args[i].v.lit)
+			switch {
+			case !args[i].v.isLit:
+			case opt == "limit":
+				i += 2
+			case opt == "store":
+				i++
+			case opt == "by":
+				// A BY pattern without '*' only turns sorting off.
+				if p := args[i+1].v; !p.isLit || strings.Contains(p.lit, "*") {
+					pattern(upper+" BY", args[i+1])
+				}
+				i++
+			case opt == "get":
+				pattern(upper+" GET", args[i+1])
+				i++
+			}
+		}
+	}
 }
 
 // checkKeys finds the key positions from Redis's key specs and records
@@ -153,6 +196,17 @@ func (a *walker) checkKey(upper string, x arg, line int) {
 	kind := KeySource
 	switch x.v.o {
 	case oParam:
+		if x.v.pfx != "" && a.frame.fn != nil {
+			why := "the literal " + strconv.Quote(x.v.pfx) + " followed by " + x.v.why
+			if x.v.stored {
+				why = x.v.why + ", a field every store of which starts with the literal " + strconv.Quote(x.v.pfx)
+			}
+			f := Fact{Chunk: a.cur, Kind: KeySource, Node: x.e, Line: line, Name: upper, Other: why, Text: keyText(x.e)}
+			if a.frame.inline {
+				f.Via = &a.frame.via
+			}
+			a.prefixed = append(a.prefixed, prefixed{a.frame.fn, f})
+		}
 		return // the helper's caller passes it: read again there
 	case oKey:
 		if !a.p.EveryKey {
@@ -162,10 +216,14 @@ func (a *walker) checkKey(upper string, x arg, line int) {
 	case oKeyDerived:
 		kind = KeyDerived
 	}
-	text := ""
-	switch x.e.(type) {
+	a.fact(Fact{Kind: kind, Node: x.e, Line: line, Name: upper, Other: x.v.why, Text: keyText(x.e), N: x.v.key})
+}
+
+// keyText is the source of a key argument that is a name or an index.
+func keyText(e ast.Expr) string {
+	switch e.(type) {
 	case *ast.IdentExpr, *ast.AttrGetExpr:
-		text = exprText(x.e)
+		return exprText(e)
 	}
-	a.fact(Fact{Kind: kind, Node: x.e, Line: line, Name: upper, Other: x.v.why, Text: text, N: x.v.key})
+	return ""
 }

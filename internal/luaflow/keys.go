@@ -139,6 +139,10 @@ type walker struct {
 
 	usedKeys, usedArgs       map[int]bool
 	dynamicKeys, dynamicArgs bool
+
+	prefixed []prefixed                 // see prefixed
+	followed map[*ast.FunctionExpr]bool // bodies read again with a call's arguments
+	named    map[string]*namedField     // see namedField
 }
 
 // Walk reads p's chunks in order, in one scope, until the values settle,
@@ -146,13 +150,14 @@ type walker struct {
 func Walk(p *Program) Keys {
 	a := &walker{
 		p: p, vars: map[NameRef]*varInfo{}, fns: map[*ast.FunctionExpr]*fnInfo{},
-		tables: map[*ast.TableExpr]*tableInfo{},
-		facts:  make([]Fact, 0, 16), // a clean script of 100 lines has about a dozen
+		tables: map[*ast.TableExpr]*tableInfo{}, followed: map[*ast.FunctionExpr]bool{},
+		named: map[string]*namedField{},
+		facts: make([]Fact, 0, 16), // a clean script of 100 lines has about a dozen
 	}
 	for range maxPasses {
 		// A pass is final unless a value changed after it was read (a loop
 		// assigning after a use); only the final pass's facts count.
-		a.facts, a.changed = a.facts[:0], false
+		a.facts, a.prefixed, a.changed = a.facts[:0], a.prefixed[:0], false
 		a.globals, a.memo = map[string]value{}, map[memoKey]value{}
 		a.usedKeys, a.usedArgs = map[int]bool{}, map[int]bool{}
 		a.dynamicKeys, a.dynamicArgs = false, false
@@ -171,6 +176,7 @@ func Walk(p *Program) Keys {
 			break
 		}
 	}
+	a.unfollowed()
 	out := Keys{Facts: a.facts, KeysUsed: a.usedKeys, ArgsUsed: a.usedArgs, DynamicKeys: a.dynamicKeys, DynamicArgs: a.dynamicArgs}
 	for _, v := range a.vars {
 		if v.local && !v.used {
@@ -365,6 +371,9 @@ func (a *walker) store(lhs ast.Expr, val value, sc *walkScope, line int) {
 			a.fact(Fact{Kind: LibraryWrite, Node: lhs, Line: line, Name: field, Other: strings.SplitN(field, ".", 2)[0]})
 		case obj.k == kTable:
 			a.addElem(obj.tbl, val)
+			a.setField(obj.tbl, a.eval(lhs.Key, sc), val)
+		default:
+			a.noteField(a.eval(lhs.Key, sc), val)
 		}
 	default:
 		a.eval(lhs, sc)
@@ -429,13 +438,16 @@ func (a *walker) function(f *ast.FunctionExpr, sc *walkScope, method bool) value
 		// Read the body once where it stands, its parameters unknown;
 		// calls read it again with their arguments.
 		saved := a.frame
-		a.frame = &frame{noWrites: saved.noWrites, hasVarargs: false, depth: saved.depth}
+		a.frame = &frame{noWrites: saved.noWrites, hasVarargs: false, depth: saved.depth, fn: f}
 		inner := newScope[*varInfo](sc)
 		if method {
 			a.assign(a.declare(inner, NameRef{f, -1}, "self", f.Line(), false), value{o: oParam, why: "self"})
 		}
 		for i, n := range f.ParList.Names {
 			a.assign(a.declare(inner, NameRef{f, i}, n, f.Line(), false), value{o: oParam, why: n})
+		}
+		if f.ParList.HasVargs {
+			inner.vars["arg"] = &varInfo{name: "arg", v: value{o: oParam, why: "arg"}}
 		}
 		a.block(f.Stmts, inner)
 		a.frame = saved
@@ -536,6 +548,9 @@ func (a *walker) eval(e ast.Expr, sc *walkScope) value {
 				continue
 			}
 			a.addElem(t, v)
+			if f.Key != nil {
+				a.setField(t, a.eval(f.Key, sc), v)
+			}
 		}
 		return value{o: oOther, why: "a table", k: kTable, tbl: t}
 	case *ast.LogicalOpExpr:
@@ -641,9 +656,15 @@ func (a *walker) attr(e *ast.AttrGetExpr, sc *walkScope) value {
 		}
 		return value{o: oOther, why: "a reply of " + obj.name + "." + key.lit, k: kBuiltin, name: obj.name + "." + key.lit}
 	case kTable:
+		if v, ok := obj.tbl.field(key); ok {
+			return v
+		}
 		return a.elements(obj, "a field")
 	}
 	if obj.o == oParam {
+		if v, ok := a.namedField(obj, key); ok {
+			return v
+		}
 		// A parameter indexed: a keys table passed in, perhaps.
 		return value{o: oParam, why: obj.why + "[…]"}
 	}
@@ -785,9 +806,10 @@ func (a *walker) follow(fn *fnInfo, args []arg, call *ast.FuncCallExpr) value {
 		return v
 	}
 	a.memo[key] = value{o: oOther, why: "a recursive call", multi: true}
+	a.followed[fn.f] = true
 
 	saved, savedChunk := a.frame, a.cur
-	fr := &frame{inline: true, via: saved.via, noWrites: saved.noWrites, depth: saved.depth + 1, ret: nilValue}
+	fr := &frame{inline: true, via: saved.via, noWrites: saved.noWrites, depth: saved.depth + 1, ret: nilValue, fn: saved.fn}
 	if fr.via.Line == 0 {
 		fr.via.Line = call.Line()
 		if fn.chunk != a.cur {
@@ -811,17 +833,28 @@ func (a *walker) follow(fn *fnInfo, args []arg, call *ast.FuncCallExpr) value {
 	}
 	if fn.f.ParList.HasVargs {
 		fr.hasVarargs = true
+		t := &tableInfo{}
 		if len(args) > len(params) {
 			for _, x := range args[len(params):] {
 				fr.varargs = append(fr.varargs, x.v)
+				t.elem = join(t.elem, x.v.single())
 			}
 		}
+		inner.vars["arg"] = &varInfo{name: "arg", v: varargTable(t)}
 	}
 	a.frame, a.cur = fr, fn.chunk
 	a.block(fn.f.Stmts, inner)
 	a.frame, a.cur = saved, savedChunk
 	a.memo[key] = fr.ret
 	return fr.ret
+}
+
+// varargTable is Lua 5.1's `arg` in a vararg function: Redis builds Lua
+// with LUA_COMPAT_VARARG, so every such function declares a local arg
+// holding its extra arguments (and n), nil when the body reads `...`
+// itself. Either way the name is a local, never a global.
+func varargTable(t *tableInfo) value {
+	return value{o: oOther, why: "the arg table", k: kTable, tbl: t}
 }
 
 // register reads a Functions library callback with its keys and args

@@ -53,11 +53,22 @@ type value struct {
 	fn    *fnInfo
 	tbl   *tableInfo
 	multi bool // may expand to several values (…, unpack, a call in last position)
+	// stored: an oParam value read from a field of an unknown object,
+	// whose every store starts with pfx (namedField).
+	stored bool
+	// pfx is the literal text a value built by .. starts with: for an
+	// oParam value, whatever the parameter is, no KEYS element as passed.
+	pfx string
 }
 
 type tableInfo struct {
 	elem value // every value stored in the table, joined
 	read bool  // read in this pass
+	// fields are the values stored under each constant string key, joined;
+	// anyKey is set once a store's key is not constant, and fields may
+	// then miss what a read finds.
+	fields map[string]value
+	anyKey bool
 }
 
 func (t *tableInfo) markRead() bool {
@@ -101,6 +112,9 @@ func join(a, b value) value {
 		}
 	}
 	r.multi = a.multi || b.multi
+	if a.pfx == "" || b.pfx == "" {
+		r.pfx = "" // one side may be a parameter as passed, a KEYS element
+	}
 	return r
 }
 
@@ -155,8 +169,10 @@ func (v value) index() (int, bool) {
 func concat(l, r value) value {
 	var out value
 	switch {
-	case l.o == oParam || r.o == oParam && l.isLit:
-		out = value{o: oParam, why: pick(l, r, oParam)}
+	case l.o == oParam:
+		out = value{o: oParam, why: pick(l, r, oParam), pfx: l.pfx}
+	case r.o == oParam && l.isLit:
+		out = value{o: oParam, why: r.why, pfx: l.lit}
 	case l.o == oKey || l.o == oKeyDerived:
 		out = value{o: oKeyDerived, why: l.why}
 	case l.isLit && !strings.Contains(l.lit, "{") && (r.o == oKey || r.o == oKeyDerived):
@@ -165,6 +181,9 @@ func concat(l, r value) value {
 		out = value{o: oParam, why: r.why}
 	default:
 		out = other(pick(l, r, oOther))
+	}
+	if out.pfx == "" && l.isLit && out.o == oOther {
+		out.pfx = l.lit
 	}
 	if l.isLit && r.isLit {
 		out.lit, out.isLit = l.lit+r.lit, true

@@ -129,7 +129,10 @@ func (s *Script) Chunk() ([]ast.Stmt, error) {
 		if s.Lua.Syntax != nil {
 			return nil, s.Lua.Syntax
 		}
-		return s.Lua.AST, nil
+		if s.Lua.AST != nil {
+			return s.Lua.AST, nil
+		}
+		// lint releases the trees of the scripts it has read
 	}
 	return ParseLua(s.Path, s.body())
 }
@@ -164,6 +167,9 @@ func Tokens(src string) []ast.Token {
 // ParseLua parses Lua source text (without a shebang) into gopher-lua's AST.
 func ParseLua(path, src string) ([]ast.Stmt, error) {
 	chunk, err := parse.Parse(strings.NewReader(src), path)
+	if e := lua51(path, src, err == nil); e != nil {
+		return nil, e
+	}
 	if err == nil {
 		return chunk, nil
 	}

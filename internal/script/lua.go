@@ -15,7 +15,7 @@ import (
 type Lua struct {
 	Path string
 	Text string     // a script's Body: the shebang line blanked
-	AST  []ast.Stmt // nil when Syntax is set
+	AST  []ast.Stmt // nil when Syntax is set, or released (Script.Chunk parses again)
 	// Syntax is the parser's error as path:line:col, nil when Text parsed.
 	Syntax   *Error
 	Includes []Include

@@ -31,7 +31,7 @@ func TestReadLua(t *testing.T) {
 		t.Errorf("Ignored disagrees with %v", l.Ignores)
 	}
 	bad := ReadLua("dir/s.lua", "local = 1")
-	if bad.Syntax == nil || bad.Syntax.Error() != "dir/s.lua:1:7: lua: syntax error near '='" {
+	if bad.Syntax == nil || bad.Syntax.Error() != "dir/s.lua:1:7: lua: '<name>' expected near '='" {
 		t.Errorf("syntax error %v", bad.Syntax)
 	}
 }

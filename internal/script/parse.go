@@ -95,6 +95,9 @@ func (p *parser) run() {
 		}
 	}
 	p.s.Body = body.String()
+	if !strings.HasPrefix(src, "#!") {
+		p.s.Body = src // the same text: one copy less per script kept in memory
+	}
 	p.s.Lua = ReadLua(p.s.Path, p.s.Body)
 	p.finish()
 }

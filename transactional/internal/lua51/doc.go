@@ -1,7 +1,7 @@
 // Package lua51 holds what makes gopher-lua read and fail as Redis's PUC
 // Lua 5.1 does, for the pieces a script sees: Compile, which first runs a
-// port of Lua 5.1's lexer and parser (llex.c, lparser.c) so that compile
-// errors have Lua's own words and Lua 5.2 syntax gopher-lua accepts is
+// port of Lua 5.1's lexer and parser (llex.c, lparser.c; the gopher-lua
+// copy's parse.CheckLua51) so that compile errors have Lua's own words and Lua 5.2 syntax gopher-lua accepts is
 // refused, and ChunkID, Lua's names for loadstring's chunks; error() with
 // luaL_where's positions; runtime error texts reworded into Lua's, with the
 // variable involved named from the failing instruction (varinfo.go);
