@@ -3,6 +3,7 @@ package server
 import (
 	"bufio"
 	"errors"
+	"io"
 	"log"
 	"net"
 	"runtime/debug"
@@ -21,8 +22,9 @@ func (s *Server) servePeer(c net.Conn) {
 	ic := &idleConn{Conn: c, timeout: lim.IdleTimeout}
 	ic.active()
 	r := newReqReader(bufio.NewReader(ic), lim)
+	out := &countingWriter{w: c}
 	peer := &Peer{
-		w: bufio.NewWriter(c),
+		w: bufio.NewWriter(out),
 	}
 	// What the reader needs of the client's state, as of its last command:
 	// whether it may idle, whether it has yet to AUTH.
@@ -104,8 +106,7 @@ func (s *Server) servePeer(c net.Conn) {
 			return
 		}
 		ic.busy.Store(true)
-		ok := s.dispatchSafe(c, peer, req.args)
-		if !ok {
+		if !s.dispatchSafe(c, peer, out, req.args) {
 			return
 		}
 		ic.busy.Store(false)
@@ -129,22 +130,54 @@ type request struct {
 }
 
 // dispatchSafe is Dispatch that survives a panic of a command (scriptgen):
-// the stack goes to the log and the client is closed, its reply half
-// written; the process and every other client go on. ok is false after a
-// panic.
-func (s *Server) dispatchSafe(c net.Conn, p *Peer, args []string) (ok bool) {
-	defer s.recoverPeer(c, "running "+args[0])
+// the stack goes to the log, the client gets "ERR internal error" when
+// none of the command's reply has left yet (a half-sent reply cannot be
+// taken back: the client is only closed), and the process and every other
+// client go on. ok is false after a panic; the caller then closes.
+func (s *Server) dispatchSafe(c net.Conn, p *Peer, out *countingWriter, args []string) (ok bool) {
+	sent := out.n
+	defer func() {
+		if v := recover(); v != nil {
+			s.logPanic(c, "running "+args[0], v)
+			if out.n == sent {
+				p.w.Reset(out) // drops what the command buffered
+				p.WriteError(msgInternalError)
+				p.Flush()
+			}
+		}
+	}()
 	s.Dispatch(p, args)
 	return true
+}
+
+// msgInternalError is the reply to a command that panicked. Redis has no
+// such reply: a bug of its own crashes it.
+const msgInternalError = "ERR internal error"
+
+// countingWriter counts the bytes written to the connection, which tells
+// whether a command's reply has started to leave.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (cw *countingWriter) Write(b []byte) (int, error) {
+	n, err := cw.w.Write(b)
+	cw.n += int64(n)
+	return n, err
 }
 
 // recoverPeer, deferred, turns a panic into a log line with the stack and
 // the connection's end.
 func (s *Server) recoverPeer(c net.Conn, doing string) {
 	if v := recover(); v != nil {
-		s.log("panic %s for client %s: %v\n%s", doing, c.RemoteAddr(), v, debug.Stack())
+		s.logPanic(c, doing, v)
 		c.Close()
 	}
+}
+
+func (s *Server) logPanic(c net.Conn, doing string, v any) {
+	s.log("panic %s for client %s: %v\n%s", doing, c.RemoteAddr(), v, debug.Stack())
 }
 
 func (s *Server) log(format string, args ...any) {
