@@ -101,8 +101,10 @@ var errReaderPanic = errors.New("panic reading a request")
 
 // watchAfter is how long a command runs before its client's socket is
 // read again, to see the client leave. Commands that wait (BLPOP, a long
-// script) take longer; the rest never start a second goroutine.
-const watchAfter = 5 * time.Millisecond
+// script) take longer; the rest never start a second goroutine. Under
+// load a command may wait this long for the engine's lock alone: at
+// 5 ms, 200 busy clients started a watch for most commands.
+const watchAfter = 100 * time.Millisecond
 
 // A watcher reads a client's socket while its command runs long, as Redis
 // keeps reading a blocked client: at EOF it closes the peer and wakes the
