@@ -276,6 +276,7 @@ func counter(tb testing.TB, addr, key string) int {
 // exactly 1,000,000, and the serve process's RSS is back within 2x of its
 // idle figure once the clients have gone (issue #24 item 6). With -short
 // (make test) each connection sends 50; -load.full restores the full size.
+// The RSS bound holds without the race detector only (raceEnabled).
 func TestServeLoad(t *testing.T) {
 	perConn := loadPerConn
 	if testing.Short() && !*fullLoad {
@@ -327,7 +328,9 @@ func TestServeLoad(t *testing.T) {
 	}
 	t.Logf("%d connections x %d EVALSHA in %v (%.0f ops/s); RSS idle %d KiB, peak %d KiB, after %d KiB",
 		loadConns, perConn, took.Round(time.Millisecond), float64(loadConns*perConn)/took.Seconds(), idle>>10, peak>>10, after>>10)
-	if after > 2*idle {
+	if raceEnabled {
+		t.Log("RSS not held to 2x idle under the race detector (make test checks it without)")
+	} else if after > 2*idle {
 		t.Errorf("RSS %d KiB 10s after the clients left, more than 2x idle (%d KiB)", after>>10, idle>>10)
 	}
 }
