@@ -2,6 +2,7 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"io"
 	"log"
@@ -162,6 +163,13 @@ func (w *watcher) disarm() {
 	w.state.Store(watchIdle)
 }
 
+// holdsRequest reports whether b holds a whole request that read would
+// return, not one it skips.
+func holdsRequest(b []byte) bool {
+	args, err := newReqReader(bufio.NewReader(bytes.NewReader(b)), Limits{}).read()
+	return err == nil && len(args) > 0
+}
+
 // watch runs on the timer's goroutine.
 func (w *watcher) watch() {
 	if !w.state.CompareAndSwap(watchArmed, watchRunning) {
@@ -172,13 +180,18 @@ func (w *watcher) watch() {
 		_, err := w.rd.Peek(w.rd.Buffered() + 1)
 		switch {
 		case err == nil:
-		case err == bufio.ErrBufferFull || w.ic.interrupt.Load() || w.rd.Buffered() > 0:
-			// The client sent ahead: a full buffer, or requests before
-			// its EOF, which run after this command as they always did.
+		case err == bufio.ErrBufferFull || w.ic.interrupt.Load():
+			// A full buffer: the client sent ahead more than it holds,
+			// which is read after the command.
 			return
 		default:
-			w.peer.Close()
-			w.s.wakeBlocked()
+			// Requests sent before the EOF run after this command, as
+			// when a reader goroutine parsed ahead; anything else (an
+			// empty line, half a request) is skipped or cut by the EOF.
+			if b, _ := w.rd.Peek(w.rd.Buffered()); !holdsRequest(b) {
+				w.peer.Close()
+				w.s.wakeBlocked()
+			}
 			return
 		}
 	}
