@@ -14,7 +14,9 @@ import (
 // on a Go runtime text in a reply and on a server that stops answering; a
 // panic the server recovered from fails too, and one it did not ends the
 // fuzzing process. The engine's limits are small so that a claimed length
-// costs little.
+// costs little. Each exec is two connections, so minimizing a large new
+// input runs at ~100 execs/s: bound it with -fuzzminimizetime (make test
+// gives 5s), or Go's default of 60s per input stalls a short run.
 func FuzzServe(f *testing.F) {
 	for _, c := range append(protocolCases, tooLongCases...) {
 		f.Add([]byte(c))

@@ -325,8 +325,11 @@ func TestIdleTimeout(t *testing.T) {
 	wg.Wait()
 }
 
-// TestPanicRecovered: a command that panics closes its client and logs
-// the stack; the server goes on.
+// TestPanicRecovered: a command that panics gets "ERR internal error" when
+// none of its reply has left (what it had buffered is dropped), then its
+// client is closed and the stack logged; the server goes on. A reply
+// already on its way is only cut short: an error in its middle would be
+// read as part of it.
 func TestPanicRecovered(t *testing.T) {
 	e, addr := listen(t, Limits{})
 	srv := e.Miniredis().Server()
@@ -337,30 +340,61 @@ func TestPanicRecovered(t *testing.T) {
 		defer mu.Unlock()
 		logged.WriteString(format)
 	})
-	srv.Register("BOOM", func(c *server.Peer, cmd string, args []string) {
+	boom := func(args []string) {
 		var s []int
 		_ = s[len(args)+3]
-	})
-	req := []byte("BOOM\r\n")
-	got := exchange(t, addr, req, false)
-	if got != "<EOF>" {
-		t.Errorf("BOOM: %q, want the connection closed", got)
 	}
-	checkClientReply(t, addr, req, []byte(got))
+	srv.Register("BOOM", func(c *server.Peer, cmd string, args []string) { boom(args) })
+	srv.Register("HALFBOOM", func(c *server.Peer, cmd string, args []string) {
+		c.WriteLen(2)
+		c.WriteBulk("first")
+		boom(args)
+	})
+	big := strings.Repeat("x", 64<<10)
+	srv.Register("LATEBOOM", func(c *server.Peer, cmd string, args []string) {
+		c.WriteLen(2)
+		c.WriteBulk(big)
+		boom(args)
+	})
+	for _, tc := range []struct {
+		req, want string
+		cut       bool // want is the start of what comes, then <EOF>
+	}{
+		{"BOOM\r\n", "-ERR internal error\r\n<EOF>", false},
+		{"PING\r\nHALFBOOM\r\nPING\r\n", "+PONG\r\n-ERR internal error\r\n<EOF>", false},
+		// Cut where the buffer last went out, with no error after it.
+		{"LATEBOOM\r\n", "*2\r\n$65536\r\n" + big[:60000], true},
+	} {
+		req := []byte(tc.req)
+		got := exchange(t, addr, req, false)
+		ok := got == tc.want
+		if tc.cut {
+			ok = strings.HasPrefix(got, tc.want) && strings.HasSuffix(got, "x<EOF>")
+		}
+		if !ok {
+			t.Errorf("%q: %q, want %q", tc.req, clip([]byte(got)), clip([]byte(tc.want)))
+		}
+		checkClientReply(t, addr, req, []byte(got))
+	}
 	mu.Lock()
 	defer mu.Unlock()
-	if !strings.Contains(logged.String(), "panic") {
-		t.Errorf("nothing logged: %q", logged.String())
+	if n := strings.Count(logged.String(), "panic"); n != 3 {
+		t.Errorf("%d panics logged, want 3: %q", n, logged.String())
 	}
 }
 
 // TestBlockedClientGone: a client that leaves while its BLPOP waits
 // forever is closed at once; before, its connection and goroutines stayed
-// until a push to the key, counting against maxclients.
+// until a push to the key, counting against maxclients. What it sent
+// after the BLPOP and before leaving is no request (an empty line, half a
+// request): redis-server 7.0.15 closes such a client at once too.
 func TestBlockedClientGone(t *testing.T) {
 	e, addr := listen(t, Limits{})
-	if got := exchange(t, addr, []byte("BLPOP nokey 0\r\n"), true); got != "<EOF>" {
-		t.Errorf("BLPOP, then the client shuts its side: %q, want the connection closed", got)
+	for _, req := range []string{"BLPOP nokey 0\r\n", "BLPOP nokey 0\n\r\n", "BLPOP nokey 0\r\n*0\r\n", "BLPOP nokey 0\r\n*2\r\n$4\r\nECHO\r\n"} {
+		start := time.Now()
+		if got := exchange(t, addr, []byte(req), true); got != "<EOF>" || time.Since(start) > 5*time.Second {
+			t.Errorf("%q, then the client shuts its side: %q after %v, want the connection closed", req, got, time.Since(start))
+		}
 	}
 	deadline := time.Now().Add(2 * time.Second)
 	for e.Miniredis().Server().ClientsLen() > 0 && time.Now().Before(deadline) {

@@ -2,9 +2,12 @@ package server
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
+	"io"
 	"log"
 	"net"
+	"os"
 	"runtime/debug"
 	"sync/atomic"
 	"time"
@@ -20,21 +23,24 @@ func (s *Server) servePeer(c net.Conn) {
 	s.mu.Unlock()
 	ic := &idleConn{Conn: c, timeout: lim.IdleTimeout}
 	ic.active()
-	r := newReqReader(bufio.NewReader(ic), lim)
+	rd := bufio.NewReader(ic)
+	r := newReqReader(rd, lim)
+	out := &countingWriter{w: c}
 	peer := &Peer{
-		w: bufio.NewWriter(c),
+		w: bufio.NewWriter(out),
 	}
 	// What the reader needs of the client's state, as of its last command:
 	// whether it may idle, whether it has yet to AUTH.
-	var unauth atomic.Bool
+	unauth := false
 	lookState := func() {
 		if peerState != nil {
 			exempt, un := peerState(peer)
 			ic.busy.Store(exempt)
-			unauth.Store(un)
+			unauth = un
 		}
 	}
 	lookState()
+	r.unauthenticated = func() bool { return unauth }
 
 	defer func() {
 		for _, f := range peer.onDisconnect {
@@ -42,69 +48,31 @@ func (s *Server) servePeer(c net.Conn) {
 		}
 	}()
 
-	// The reader runs ahead of the commands so that a client that goes
-	// away is seen (peer.Close) while a blocking command waits.
-	readCh := make(chan request)
-	done := make(chan struct{})
-	defer close(done)
-	r.unauthenticated = func() bool {
-		if !unauth.Load() {
-			return false
-		}
-		// The commands read before this one may be an AUTH: ask once
-		// they have run.
-		check := make(chan bool, 1)
-		select {
-		case readCh <- request{check: check}:
-		case <-done:
-			return true
-		}
-		select {
-		case un := <-check:
-			return un
-		case <-done:
-			return true
-		}
-	}
-	go func() {
-		defer close(readCh)
-		defer s.recoverPeer(c, "reading")
-		for {
-			args, err := r.read()
-			if err != nil {
-				var pe ProtocolError
-				if !errors.As(err, &pe) {
-					if err == errQueryBufferLimit {
-						s.log("closing client %s that reached max query buffer length", c.RemoteAddr())
-					}
-					peer.Close()
-					s.wakeBlocked()
-					return
-				}
+	// One goroutine reads a request, runs it and flushes its reply, as
+	// Redis's event loop does for a client. The reader used to run ahead
+	// in a goroutine of its own and hand each request over a channel: a
+	// goroutine wake-up per request. Only a command that waits needs the
+	// socket read meanwhile, which the watcher does once it runs long.
+	w := newWatcher(s, ic, rd, peer)
+	defer w.timer.Stop()
+	for {
+		args, err := s.readSafe(c, r)
+		if err != nil {
+			var pe ProtocolError
+			switch {
+			case errors.As(err, &pe):
+				peer.WriteError("ERR " + err.Error())
+				peer.Flush()
+			case err == errQueryBufferLimit:
+				s.log("closing client %s that reached max query buffer length", c.RemoteAddr())
 			}
-			select {
-			case readCh <- request{args: args, err: err}:
-			case <-done:
-				return
-			}
-			if err != nil {
-				return
-			}
-		}
-	}()
-
-	for req := range readCh {
-		if req.check != nil {
-			req.check <- unauth.Load()
-			continue
-		}
-		if req.err != nil {
-			peer.WriteError("ERR " + req.err.Error())
-			peer.Flush()
+			peer.Close()
 			return
 		}
 		ic.busy.Store(true)
-		ok := s.dispatchSafe(c, peer, req.args)
+		w.arm()
+		ok := s.dispatchSafe(c, peer, out, args)
+		w.disarm()
 		if !ok {
 			return
 		}
@@ -112,39 +80,172 @@ func (s *Server) servePeer(c net.Conn) {
 		lookState()
 		ic.active()
 		peer.Flush()
-
 		if peer.Closed() {
-			c.Close()
+			return
 		}
 	}
 }
 
-// request is what the reader hands servePeer: a command's arguments, the
-// protocol error that ends the connection, or a question (check): has the
-// client yet to AUTH, now that the commands before have run?
-type request struct {
-	args  []string
-	err   error
-	check chan<- bool
+// readSafe is r.read that survives a panic of the reader: the stack goes
+// to the log and the client is closed.
+func (s *Server) readSafe(c net.Conn, r *reqReader) (args []string, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.logPanic(c, "reading", v)
+			err = errReaderPanic
+		}
+	}()
+	return r.read()
+}
+
+var errReaderPanic = errors.New("panic reading a request")
+
+// watchAfter is how long a command runs before its client's socket is
+// read again, to see the client leave. Commands that wait (BLPOP, a long
+// script) take longer; the rest never start a second goroutine. Under
+// load a command may wait this long for the engine's lock alone: at
+// 5 ms, 200 busy clients started a watch for most commands.
+const watchAfter = 100 * time.Millisecond
+
+// A watcher reads a client's socket while its command runs long, as Redis
+// keeps reading a blocked client: at EOF it closes the peer and wakes the
+// commands that wait, so that this client's ends. What it reads stays in
+// the buffer for the next request.
+type watcher struct {
+	s     *Server
+	ic    *idleConn
+	rd    *bufio.Reader
+	peer  *Peer
+	timer *time.Timer
+	state atomic.Int32  // watchIdle, watchArmed or watchRunning
+	done  chan struct{} // the running watch has ended
+}
+
+const (
+	watchIdle = iota
+	watchArmed
+	watchRunning
+)
+
+func newWatcher(s *Server, ic *idleConn, rd *bufio.Reader, peer *Peer) *watcher {
+	w := &watcher{s: s, ic: ic, rd: rd, peer: peer, done: make(chan struct{}, 1)}
+	w.timer = time.AfterFunc(time.Hour, w.watch)
+	w.timer.Stop()
+	return w
+}
+
+// arm starts the clock of a command.
+func (w *watcher) arm() {
+	w.state.Store(watchArmed)
+	w.timer.Reset(watchAfter)
+}
+
+// disarm ends the command's watch: the timer if it has not fired, else
+// the running read, which it interrupts and waits for.
+func (w *watcher) disarm() {
+	if w.state.CompareAndSwap(watchArmed, watchIdle) {
+		w.timer.Stop()
+		return
+	}
+	w.ic.interrupt.Store(true)
+	for waiting := true; waiting; {
+		// Again until it has ended: idleConn.Read may set a deadline
+		// of its own between its look at interrupt and the read.
+		w.ic.Conn.SetReadDeadline(time.Unix(1, 0))
+		select {
+		case <-w.done:
+			waiting = false
+		case <-time.After(time.Millisecond):
+		}
+	}
+	w.ic.interrupt.Store(false)
+	w.ic.Conn.SetReadDeadline(time.Time{})
+	w.state.Store(watchIdle)
+}
+
+// holdsRequest reports whether b holds a whole request that read would
+// return, not one it skips.
+func holdsRequest(b []byte) bool {
+	args, err := newReqReader(bufio.NewReader(bytes.NewReader(b)), Limits{}).read()
+	return err == nil && len(args) > 0
+}
+
+// watch runs on the timer's goroutine.
+func (w *watcher) watch() {
+	if !w.state.CompareAndSwap(watchArmed, watchRunning) {
+		return // the command ended first
+	}
+	defer func() { w.done <- struct{}{} }()
+	for !w.ic.interrupt.Load() {
+		_, err := w.rd.Peek(w.rd.Buffered() + 1)
+		switch {
+		case err == nil:
+		case err == bufio.ErrBufferFull || w.ic.interrupt.Load():
+			// A full buffer: the client sent ahead more than it holds,
+			// which is read after the command.
+			return
+		default:
+			// Requests sent before the EOF run after this command, as
+			// when a reader goroutine parsed ahead; anything else (an
+			// empty line, half a request) is skipped or cut by the EOF.
+			if b, _ := w.rd.Peek(w.rd.Buffered()); !holdsRequest(b) {
+				w.peer.Close()
+				w.s.wakeBlocked()
+			}
+			return
+		}
+	}
 }
 
 // dispatchSafe is Dispatch that survives a panic of a command (scriptgen):
-// the stack goes to the log and the client is closed, its reply half
-// written; the process and every other client go on. ok is false after a
-// panic.
-func (s *Server) dispatchSafe(c net.Conn, p *Peer, args []string) (ok bool) {
-	defer s.recoverPeer(c, "running "+args[0])
+// the stack goes to the log, the client gets "ERR internal error" when
+// none of the command's reply has left yet (a half-sent reply cannot be
+// taken back: the client is only closed), and the process and every other
+// client go on. ok is false after a panic; the caller then closes.
+func (s *Server) dispatchSafe(c net.Conn, p *Peer, out *countingWriter, args []string) (ok bool) {
+	sent := out.n.Load()
+	defer func() {
+		if v := recover(); v != nil {
+			s.logPanic(c, "running "+args[0], v)
+			if out.n.Load() == sent {
+				p.w.Reset(out) // drops what the command buffered
+				p.WriteError(msgInternalError)
+				p.Flush()
+			}
+		}
+	}()
 	s.Dispatch(p, args)
 	return true
+}
+
+// msgInternalError is the reply to a command that panicked. Redis has no
+// such reply: a bug of its own crashes it.
+const msgInternalError = "ERR internal error"
+
+// countingWriter counts the bytes written to the connection, which tells
+// whether a command's reply has started to leave.
+type countingWriter struct {
+	w io.Writer
+	n atomic.Int64 // also written by a flush of another goroutine (PUBLISH)
+}
+
+func (cw *countingWriter) Write(b []byte) (int, error) {
+	n, err := cw.w.Write(b)
+	cw.n.Add(int64(n))
+	return n, err
 }
 
 // recoverPeer, deferred, turns a panic into a log line with the stack and
 // the connection's end.
 func (s *Server) recoverPeer(c net.Conn, doing string) {
 	if v := recover(); v != nil {
-		s.log("panic %s for client %s: %v\n%s", doing, c.RemoteAddr(), v, debug.Stack())
+		s.logPanic(c, doing, v)
 		c.Close()
 	}
+}
+
+func (s *Server) logPanic(c net.Conn, doing string, v any) {
+	s.log("panic %s for client %s: %v\n%s", doing, c.RemoteAddr(), v, debug.Stack())
 }
 
 func (s *Server) log(format string, args ...any) {
@@ -206,7 +307,10 @@ type idleConn struct {
 	net.Conn
 	timeout time.Duration
 	busy    atomic.Bool
-	last    atomic.Int64 // unix nanoseconds of the last read or command end
+	// interrupt ends a read at its deadline however busy the client:
+	// a watcher's read at the end of the command it watched.
+	interrupt atomic.Bool
+	last      atomic.Int64 // unix nanoseconds of the last read or command end
 }
 
 func (c *idleConn) active() { c.last.Store(time.Now().UnixNano()) }
@@ -216,6 +320,9 @@ func (c *idleConn) Read(b []byte) (int, error) {
 		return c.Conn.Read(b)
 	}
 	for {
+		if c.interrupt.Load() {
+			return 0, os.ErrDeadlineExceeded
+		}
 		deadline := time.Unix(0, c.last.Load()).Add(c.timeout)
 		if c.busy.Load() {
 			deadline = time.Now().Add(c.timeout)
@@ -227,7 +334,7 @@ func (c *idleConn) Read(b []byte) (int, error) {
 		}
 		var ne net.Error
 		if n == 0 && errors.As(err, &ne) && ne.Timeout() &&
-			(c.busy.Load() || time.Since(time.Unix(0, c.last.Load())) < c.timeout) {
+			!c.interrupt.Load() && (c.busy.Load() || time.Since(time.Unix(0, c.last.Load())) < c.timeout) {
 			continue
 		}
 		return n, err

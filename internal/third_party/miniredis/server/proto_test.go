@@ -83,6 +83,41 @@ func TestQueryBufferLimit(t *testing.T) {
 	}
 }
 
+// TestArgumentsKept: arguments stay as read after the requests that
+// follow, whatever their sizes: small ones share an arena, the others are
+// not copied after their read, and a command may keep any of them (SET).
+func TestArgumentsKept(t *testing.T) {
+	var in strings.Builder
+	var want [][]string
+	for i := range 300 {
+		args := []string{"SET", fmt.Sprintf("key%d", i), strings.Repeat(string(rune('a'+i%26)), i*i%(2*bulkChunk+7))}
+		in.Write(respCommand(args))
+		want = append(want, args)
+	}
+	r := newReqReader(bufio.NewReader(strings.NewReader(in.String())), Limits{})
+	var got [][]string
+	for range want {
+		args, err := r.read()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, args)
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("request %d read as %.80q, want %.80q", i, got[i], want[i])
+		}
+	}
+}
+
+func respCommand(args []string) []byte {
+	b := fmt.Appendf(nil, "*%d\r\n", len(args))
+	for _, a := range args {
+		b = fmt.Appendf(b, "$%d\r\n%s\r\n", len(a), a)
+	}
+	return b
+}
+
 func TestParseReply(t *testing.T) {
 	type cas struct {
 		payload string

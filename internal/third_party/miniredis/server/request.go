@@ -33,6 +33,11 @@ const (
 	// bulkChunk is how much of a large bulk is allocated before any of it
 	// has arrived; the buffer doubles as data comes.
 	bulkChunk = 64 << 10
+	// smallBulk is the longest argument read into the shared arena of
+	// arenaSize bytes. A command that keeps one (SET's value) keeps its
+	// arena alive: small, so that this costs little.
+	smallBulk = 64
+	arenaSize = 512
 )
 
 // Limits bound what one client may send and how many may connect, as the
@@ -77,6 +82,8 @@ type reqReader struct {
 	lim Limits
 	n   int64  // bytes of the request being read
 	buf []byte // a line longer than rd's buffer
+	// arena holds small arguments; what is in it is never written again.
+	arena []byte
 	// unauthenticated, when set, says whether the client has yet to
 	// AUTH: Redis 7.0.15 then takes no more than 10 arguments of 16 KiB.
 	unauthenticated func() bool
@@ -200,13 +207,27 @@ func (r *reqReader) bulk(l int64) (string, error) {
 		return "", errQueryBufferLimit
 	}
 	var s string
-	if l <= bulkChunk {
+	switch {
+	case l <= smallBulk:
+		// Small arguments share an arena, one allocation for most
+		// requests where each had its own. An arena is never written
+		// again once handed out, so the strings may point into it.
+		if int64(cap(r.arena)-len(r.arena)) < l {
+			r.arena = make([]byte, 0, arenaSize)
+		}
+		start := len(r.arena)
+		r.arena = r.arena[:start+int(l)]
+		if _, err := io.ReadFull(r.rd, r.arena[start:]); err != nil {
+			return "", err
+		}
+		s = unsafe.String(unsafe.SliceData(r.arena[start:]), int(l))
+	case l <= bulkChunk:
 		buf := make([]byte, l)
 		if _, err := io.ReadFull(r.rd, buf); err != nil {
 			return "", err
 		}
-		s = string(buf)
-	} else {
+		s = unsafe.String(unsafe.SliceData(buf), len(buf))
+	default:
 		buf := make([]byte, 0, bulkChunk)
 		for int64(len(buf)) < l {
 			if len(buf) == cap(buf) {
