@@ -54,7 +54,10 @@ type Engine struct {
 	// chunk, the same string on every run, found here without hashing.
 	cmdHits [8]cmdHit
 	innerW  *bufio.Writer
-	runs    runs // makes the script runs; only used under miniredis's lock
+	// rand is math.random's generator, one for all scripts as in Redis;
+	// only used under miniredis's lock.
+	rand rand48
+	runs runs // makes the script runs; only used under miniredis's lock
 	// goReply, while set (by EvalSHA), takes a script's reply as Go values
 	// instead of RESP; evalReply is the one EvalSHA uses. Only used under
 	// miniredis's lock.

@@ -319,7 +319,8 @@ func (e *Engine) cmdScript(c *server.Peer, args []string) {
 		}
 	case "FLUSH":
 		e.scripts = map[string]*evalScript{}
-		// Redis also resets the Lua state: math.random's sequence restarts.
+		// Redis also resets the Lua state (but not math.random's
+		// generator, which lives outside it: see rand48).
 		e.eval = newSandbox(e, false)
 		w.Status("OK")
 	case "HELP":

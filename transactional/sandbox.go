@@ -129,6 +129,12 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	strLib.RawSetString("rep", L.NewFunction(s.stringRep))
 	mathLib := g.RawGetString("math").(*lua.LTable)
 	mathLib.RawSetString("mod", mathLib.RawGetString("fmod"))
+	mathLib.RawSetString("random", L.NewFunction(func(L *lua.LState) int { return lua.PushRandom(L, e.rand.float()) }))
+	mathLib.RawSetString("randomseed", L.NewFunction(func(L *lua.LState) int {
+		e.rand.seed(int32(L.CheckCInt(1)))
+		return 0
+	}))
+	strLib.RawSetString("dump", L.NewFunction(stringDump))
 	// gopher-lua's math.huge is the largest finite double; Lua's is +inf.
 	mathLib.RawSetString("huge", lua.LNumber(math.Inf(1)))
 	libs := lualib.Open(L)
@@ -332,10 +338,11 @@ func (s *sandbox) load(L *lua.LState) int {
 }
 
 func (s *sandbox) compileChunk(L *lua.LState, src, name string) int {
-	if strings.HasPrefix(src, "\x1bLua") {
-		L.Push(lua.LNil)
-		L.Push(lua.LString("bytecode not allowed"))
-		return 2
+	// Redis's Lua parses a binary chunk as text (ldo.c's f_parser never
+	// calls the undumper), so it fails as a syntax error, as here.
+	// The chunk name is a C string in Redis's Lua: it ends at a NUL.
+	if i := strings.IndexByte(name, 0); i >= 0 {
+		name = name[:i]
 	}
 	display := lua51.ChunkID(name)
 	proto, err := lua51.Compile(src, display)
