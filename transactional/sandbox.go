@@ -435,18 +435,22 @@ func (s *sandbox) newRedisTable() *lua.LTable {
 	L := s.L
 	t := L.NewTable()
 	fns := map[string]lua.LGFunction{
-		"call":               func(L *lua.LState) int { return s.call(L, true) },
-		"pcall":              func(L *lua.LState) int { return s.call(L, false) },
-		"error_reply":        luaErrorReply,
-		"status_reply":       luaStatusReply,
-		"sha1hex":            luaSha1hex,
-		"log":                s.log,
-		"setresp":            s.setresp,
-		"set_repl":           s.setRepl,
-		"replicate_commands": func(L *lua.LState) int { L.Push(lua.LTrue); return 1 },
-		"breakpoint":         func(L *lua.LState) int { L.Push(lua.LFalse); return 1 },
-		"debug":              func(L *lua.LState) int { return 0 },
-		"acl_check_cmd":      s.aclCheckCmd,
+		"call":          func(L *lua.LState) int { return s.call(L, true) },
+		"pcall":         func(L *lua.LState) int { return s.call(L, false) },
+		"error_reply":   luaErrorReply,
+		"status_reply":  luaStatusReply,
+		"sha1hex":       luaSha1hex,
+		"log":           s.log,
+		"setresp":       s.setresp,
+		"set_repl":      s.setRepl,
+		"acl_check_cmd": s.aclCheckCmd,
+	}
+	if !s.functions {
+		// EVAL's own (eval.c's luaCreateFunction's registrations): the
+		// Functions engine's redis table has none of them.
+		fns["replicate_commands"] = func(L *lua.LState) int { L.Push(lua.LTrue); return 1 }
+		fns["breakpoint"] = func(L *lua.LState) int { L.Push(lua.LFalse); return 1 }
+		fns["debug"] = func(L *lua.LState) int { return 0 }
 	}
 	for name, fn := range fns {
 		t.RawSetString(name, L.NewFunction(fn))
@@ -570,8 +574,17 @@ func (s *sandbox) setresp(L *lua.LState) int {
 		L.Error(L.Get(-1), 0)
 		return 0
 	}
-	n, ok := L.Get(1).(lua.LNumber)
-	if !ok || (n != 2 && n != 3) {
+	// lua_tonumber, truncated to an int: "3" and 3.9 are 3, anything that
+	// is no number 0.
+	var f float64
+	switch v := L.Get(1).(type) {
+	case lua.LNumber:
+		f = float64(v)
+	case lua.LString:
+		f, _ = lua.StrToNumber(string(v))
+	}
+	n := int64(f)
+	if n != 2 && n != 3 {
 		L.Push(errorTable(L, luaErrRespVersion))
 		L.Error(L.Get(-1), 0)
 		return 0
