@@ -64,6 +64,10 @@ const (
 	msgSubcommandSyntax = "ERR unknown subcommand or wrong number of arguments for '%s'. Try FUNCTION HELP."
 )
 
+// msgScriptDebugMode is scriptCommand's answer to a SCRIPT DEBUG mode
+// other than YES, SYNC and NO.
+const msgScriptDebugMode = "ERR Use SCRIPT DEBUG YES/SYNC/NO"
+
 // COMMAND GETKEYS's texts (server.c's getKeysSubcommandImpl).
 const (
 	msgGetKeysNoKeys  = "ERR The command has no key arguments"

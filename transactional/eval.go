@@ -330,7 +330,16 @@ func (e *Engine) cmdScript(c *server.Peer, args []string) {
 			w.Status(l)
 		}
 	case "DEBUG":
-		w.ErrorReply("ERR SCRIPT DEBUG is not supported by scriptgen's engine")
+		// Redis's Lua debugger (ldb) is not here; NO turns it off, which
+		// it always is, and a mode Redis does not know gets its text.
+		switch strings.ToUpper(args[1]) {
+		case "NO":
+			w.Status("OK")
+		case "YES", "SYNC":
+			w.ErrorReply("ERR SCRIPT DEBUG is not supported by scriptgen's engine")
+		default:
+			w.ErrorReply(msgScriptDebugMode)
+		}
 	}
 	c.WriteRaw(string(w.Buf))
 }

@@ -34,7 +34,10 @@ var suiteCases = []tcase{
 		flib("#!lua name=noline"),
 		flib("#!nosuch name=bad-name\nreturn 1"),
 		flib("#!nosuch name=ok\nreturn 1"),
-		{"FUNCTION", "LIST"},
+		// One library at a time: Redis lists them in its hash order.
+		{"FUNCTION", "LIST", "LIBRARYNAME", "foo"},
+		{"FUNCTION", "LIST", "LIBRARYNAME", "upper"},
+		{"FUNCTION", "STATS"},
 	}},
 	{name: "suite/register-function-texts", cmds: [][]string{
 		fload("redis.register_function('f1', function() return 1 end)\nredis.register_function('f2', 'not a function')"),
@@ -46,6 +49,7 @@ var suiteCases = []tcase{
 		fload("redis.register_function{function_name = 7, callback = function() return 3 end}"),
 		{"FUNCTION", "LIST"},
 	}},
+	{name: "suite/script-debug", cmds: [][]string{{"SCRIPT", "DEBUG", "no"}, {"SCRIPT", "DEBUG", "bogus"}, {"SCRIPT", "DEBUG"}}},
 	{name: "suite/getkeys-scripts", cmds: [][]string{
 		{"COMMAND", "GETKEYS", "fcall", "test", "1", "x", "foo"},
 		{"COMMAND", "GETKEYS", "FCALL_RO", "test", "2", "x", "y", "foo"},
