@@ -50,15 +50,7 @@ func functionState(t *testing.T, do doer) string {
 // redis-server on the engine and the engine's on redis-server, and
 // compares the libraries each ends with and what FCALL answers.
 func TestFunctionDumpRestoreAcrossEngines(t *testing.T) {
-	srv := redistest.Start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	client := redis.NewClient(&redis.Options{Addr: srv.Addr, Protocol: 2, DisableIdentity: true})
-	t.Cleanup(func() { client.Close() })
-	rd := redisDoer(ctx, client)
-	e := transactional.New()
-	t.Cleanup(e.Close)
-	ed := engineDoer(e)
+	rd, ed := redisAndEngine(t, time.Minute)
 
 	for _, dir := range []struct {
 		name     string
@@ -92,15 +84,7 @@ func TestFunctionDumpRestoreAcrossEngines(t *testing.T) {
 // TestFunctionRestorePolicies compares FUNCTION RESTORE's policies and
 // refusals on both targets, from the same state each time.
 func TestFunctionRestorePolicies(t *testing.T) {
-	srv := redistest.Start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	client := redis.NewClient(&redis.Options{Addr: srv.Addr, Protocol: 2, DisableIdentity: true})
-	t.Cleanup(func() { client.Close() })
-	rd := redisDoer(ctx, client)
-	e := transactional.New()
-	t.Cleanup(e.Close)
-	ed := engineDoer(e)
+	rd, ed := redisAndEngine(t, time.Minute)
 
 	japply(t, rd, [][]string{{"FUNCTION", "FLUSH"}, {"FUNCTION", "LOAD", dumpLibs[0]}, {"FUNCTION", "LOAD", dumpLibs[2]}, {"SET", "str", "v"}})
 	v, err := rd("FUNCTION", "DUMP")
@@ -183,4 +167,18 @@ func oldFunctionPayload(name, engine, desc, body string) string {
 	str(body)
 	b = binary.LittleEndian.AppendUint16(b, rdb.Version)
 	return string(binary.LittleEndian.AppendUint64(b, crc.CRC64(0, b)))
+}
+
+// redisAndEngine starts a redis-server and an engine made with opts, and
+// returns a doer for each: RESP2 both, as the engine's Do speaks by
+// default. Redis's commands must be done within timeout.
+func redisAndEngine(t *testing.T, timeout time.Duration, opts ...transactional.Option) (rd, ed doer) {
+	srv := redistest.Start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	t.Cleanup(cancel)
+	client := redis.NewClient(&redis.Options{Addr: srv.Addr, Protocol: 2, DisableIdentity: true})
+	t.Cleanup(func() { client.Close() })
+	e := transactional.New(opts...)
+	t.Cleanup(e.Close)
+	return redisDoer(ctx, client), engineDoer(e)
 }
