@@ -138,17 +138,11 @@ func (s *sandbox) registerFunction(L *lua.LState) int {
 					errMsg = luaErrRegisterFlagsType
 					return
 				}
-				ft.ForEach(func(_, fv lua.LValue) {
-					str, ok := fv.(lua.LString)
-					f, known := parseFlagName(string(str))
-					if !ok || !known {
-						if errMsg == "" {
-							errMsg = luaErrRegisterFlag
-						}
-						return
-					}
-					flags |= f
-				})
+				if f, ok := registerFlags(L, ft); ok {
+					flags = f
+				} else {
+					errMsg = luaErrRegisterFlag
+				}
 			case "description":
 				if !isLuaString(v) {
 					errMsg = luaErrRegisterDescType
@@ -192,6 +186,28 @@ func (s *sandbox) registerFunction(L *lua.LState) int {
 	}
 	ld.funcs[name] = &function{name: name, lib: ld.lib, fn: cb, flags: flags, desc: desc}
 	return 0
+}
+
+// registerFlags is luaRegisterFunctionReadFlags: the flags are t[1],
+// t[2], … up to the first nil (read with lua_gettable, so through an
+// __index), each a string or number naming a flag in any case (strcasecmp,
+// where a shebang's flags are case-sensitive). ok is false on anything
+// else.
+func registerFlags(L *lua.LState, t *lua.LTable) (flags scriptFlags, ok bool) {
+	for j := 1; ; j++ {
+		v := L.GetTable(t, lua.LNumber(j))
+		if v == lua.LNil {
+			return flags, true
+		}
+		if !isLuaString(v) {
+			return 0, false
+		}
+		f, known := parseFlagName(strings.ToLower(lua.LVAsString(v)))
+		if !known {
+			return 0, false
+		}
+		flags |= f
+	}
 }
 
 // isLuaString is lua_isstring: a string or a number.

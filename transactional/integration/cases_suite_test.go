@@ -50,6 +50,17 @@ var suiteCases = []tcase{
 		{"FUNCTION", "LIST"},
 	}},
 	{name: "suite/script-debug", cmds: [][]string{{"SCRIPT", "DEBUG", "no"}, {"SCRIPT", "DEBUG", "bogus"}, {"SCRIPT", "DEBUG"}}},
+	{name: "suite/register-function-flags", cmds: [][]string{
+		fload("redis.register_function{function_name='f', callback=function() return 1 end, flags={'NO-WRITES', 'Allow-Stale'}}"),
+		{"FUNCTION", "LIST"},
+		{"FUNCTION", "LOAD", "REPLACE", "#!lua name=lib\nredis.register_function{function_name='f', callback=function() return 1 end, flags={x='bogus'}}"},
+		{"FUNCTION", "LIST"},
+		{"FUNCTION", "LOAD", "REPLACE", "#!lua name=lib\nredis.register_function{function_name='f', callback=function() return 1 end, flags={'no-writes', nil, 'bogus'}}"},
+		{"FUNCTION", "LIST"},
+		{"FUNCTION", "LOAD", "REPLACE", "#!lua name=lib\nredis.register_function{function_name='f', callback=function() return 1 end, flags={1}}"},
+		{"FUNCTION", "LOAD", "REPLACE", "#!lua name=lib\nredis.register_function{function_name='f', callback=function() return 1 end, flags={'no-writes', {}}}"},
+		{"EVAL", "#!lua flags=NO-WRITES\nreturn 1", "0"},
+	}},
 	{name: "suite/getkeys-scripts", cmds: [][]string{
 		{"COMMAND", "GETKEYS", "fcall", "test", "1", "x", "foo"},
 		{"COMMAND", "GETKEYS", "FCALL_RO", "test", "2", "x", "y", "foo"},
