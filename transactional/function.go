@@ -118,13 +118,14 @@ func (s *sandbox) registerFunction(L *lua.LState) int {
 				errMsg = luaErrRegisterKeyType
 				return
 			}
-			switch strings.ToLower(lua.LVAsString(k)) {
+			key, _ := lua51.ToString(k)
+			switch strings.ToLower(key) {
 			case "function_name":
 				if !isLuaString(v) {
 					errMsg = luaErrRegisterNameType
 					return
 				}
-				name = lua.LVAsString(v)
+				name, _ = lua51.ToString(v)
 			case "callback":
 				fn, ok := v.(*lua.LFunction)
 				if !ok {
@@ -148,7 +149,7 @@ func (s *sandbox) registerFunction(L *lua.LState) int {
 					errMsg = luaErrRegisterDescType
 					return
 				}
-				d := lua.LVAsString(v)
+				d, _ := lua51.ToString(v)
 				desc = &d
 			default:
 				errMsg = luaErrRegisterUnknown
@@ -174,7 +175,8 @@ func (s *sandbox) registerFunction(L *lua.LState) int {
 		if !ok {
 			return fail(luaErrRegisterSecondArg)
 		}
-		name, cb = lua.LVAsString(L.Get(1)), fn
+		name, _ = lua51.ToString(L.Get(1))
+		cb = fn
 	default:
 		return fail(luaErrRegisterArgs)
 	}
@@ -202,7 +204,8 @@ func registerFlags(L *lua.LState, t *lua.LTable) (flags scriptFlags, ok bool) {
 		if !isLuaString(v) {
 			return 0, false
 		}
-		f, known := parseFlagName(strings.ToLower(lua.LVAsString(v)))
+		str, _ := lua51.ToString(v)
+		f, known := parseFlagName(strings.ToLower(str))
 		if !known {
 			return 0, false
 		}
@@ -212,11 +215,8 @@ func registerFlags(L *lua.LState, t *lua.LTable) (flags scriptFlags, ok bool) {
 
 // isLuaString is lua_isstring: a string or a number.
 func isLuaString(v lua.LValue) bool {
-	switch v.(type) {
-	case lua.LString, lua.LNumber:
-		return true
-	}
-	return false
+	_, ok := lua51.ToString(v)
+	return ok
 }
 
 // parseLibraryShebang is functionExtractLibMetaData followed by the name

@@ -685,14 +685,17 @@ func errorFromLua(v lua.LValue, name string) string {
 	if !ok {
 		return "ERR " + lua.LVAsString(v)
 	}
-	msg := miniredis.MsgUnknownError
-	if m, ok := t.RawGetString("err").(lua.LString); ok {
-		msg = string(m)
+	// luaExtractErrorInformation reads each field with lua_isstring, so a
+	// number is as good as a string. Without an err Redis 7.0.15 crashes
+	// (it formats a NULL); the engine answers its own text instead.
+	msg, ok := lua51.ToString(t.RawGetString("err"))
+	if !ok {
+		msg = miniredis.MsgUnknownError
 	}
-	src, _ := t.RawGetString("source").(lua.LString)
-	line, _ := t.RawGetString("line").(lua.LNumber)
-	if src != "" {
-		return fmt.Sprintf("%s script: %s, on %s:%d.", msg, name, src, int(line))
+	src, srcOK := lua51.ToString(t.RawGetString("source"))
+	line, lineOK := lua51.ToString(t.RawGetString("line"))
+	if srcOK && lineOK {
+		return fmt.Sprintf("%s script: %s, on %s:%s.", msg, name, src, line)
 	}
 	return msg
 }

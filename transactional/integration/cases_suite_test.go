@@ -61,6 +61,16 @@ var suiteCases = []tcase{
 		{"FUNCTION", "LOAD", "REPLACE", "#!lua name=lib\nredis.register_function{function_name='f', callback=function() return 1 end, flags={'no-writes', {}}}"},
 		{"EVAL", "#!lua flags=NO-WRITES\nreturn 1", "0"},
 	}},
+	// Not error({}) nor error({err=true}): redis-server 7.0.15 crashes.
+	{name: "suite/error-table-fields", cmds: [][]string{
+		ev("return error({err=1})", 0),
+		ev("return error({err=1.5})", 0),
+		ev("return error({err='E1', source='@x', line=7})", 0),
+		ev("return error({err='E2', source='@x'})", 0),
+		ev("return error({err='E3', source=5, line='9'})", 0),
+		fload("redis.register_function{function_name=1, callback=function() return 1 end}"),
+		{"FCALL", "1", "0"},
+	}},
 	{name: "suite/getkeys-scripts", cmds: [][]string{
 		{"COMMAND", "GETKEYS", "fcall", "test", "1", "x", "foo"},
 		{"COMMAND", "GETKEYS", "FCALL_RO", "test", "2", "x", "y", "foo"},
