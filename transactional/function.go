@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
@@ -362,6 +363,35 @@ func (fr *functionRegistry) unlink(name string) {
 	}
 }
 
+// stats is functionStatsCommand's reply: running is the function that
+// runs, if one does.
+func (fr *functionRegistry) stats(w *resp.Writer, running *run) {
+	w.MapLen(2)
+	w.Bulk("running_script")
+	if running == nil {
+		w.Null()
+	} else {
+		w.MapLen(3)
+		w.Bulk("name")
+		w.Bulk(running.name)
+		w.Bulk("command")
+		w.Array(len(running.argv))
+		for _, a := range running.argv {
+			w.Bulk(a)
+		}
+		w.Bulk("duration_ms")
+		w.Integer(time.Since(running.start).Milliseconds())
+	}
+	w.Bulk("engines")
+	w.MapLen(1)
+	w.Bulk("LUA")
+	w.MapLen(2)
+	w.Bulk("libraries_count")
+	w.Integer(int64(len(fr.libs)))
+	w.Bulk("functions_count")
+	w.Integer(int64(len(fr.funcs)))
+}
+
 // codes lists the libraries' code for FUNCTION DUMP, by name so that a
 // dump is the same bytes every time.
 func (fr *functionRegistry) codes() []string {
@@ -465,17 +495,8 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 	case "LIST":
 		fr.list(&w, args[1:])
 	case "STATS":
-		w.MapLen(2)
-		w.Bulk("running_script")
-		w.Null()
-		w.Bulk("engines")
-		w.MapLen(1)
-		w.Bulk("LUA")
-		w.MapLen(2)
-		w.Bulk("libraries_count")
-		w.Integer(int64(len(fr.libs)))
-		w.Bulk("functions_count")
-		w.Integer(int64(len(fr.funcs)))
+		fr.stats(&w, nil)
+
 	case "HELP":
 		w.Array(len(functionHelp))
 		for _, l := range functionHelp {
@@ -591,6 +612,7 @@ func (e *Engine) cmdFcall(c *server.Peer, cmd string, args []string) {
 	}
 	r := e.runs.next(c, f.name)
 	r.function = true
+	r.argv = append([]string{strings.ToLower(cmd)}, args...)
 	r.flags = f.flags
 	r.readOnly = ro || f.flags&scriptNoWrites != 0
 	if f.lib.host != nil {
