@@ -207,10 +207,10 @@ func New(opts ...Option) *Engine {
 	miniredis.SetPeerAuthenticated(e.doPeer)
 
 	e.runs.mu = &e.mu
-	if o.timeLimit > 0 {
-		e.limit = time.AfterFunc(time.Hour, e.limitReached)
-		e.limit.Stop()
-	}
+	// Always: FUNCTION LOAD has a limit of its own even without a time
+	// limit (loadTimeout).
+	e.limit = time.AfterFunc(time.Hour, e.limitReached)
+	e.limit.Stop()
 	if o.memoryLimit > 0 {
 		e.mem.t = time.AfterFunc(time.Hour, e.memoryCheck)
 		e.mem.t.Stop()

@@ -234,11 +234,34 @@ func TestTimeLimit(t *testing.T) {
 		t.Errorf("GET w = %#v", got)
 	}
 	_, err := e.Do("FUNCTION", "LOAD", "#!lua name=l\nredis.register_function('f', function() return 1 end)\nwhile true do end")
-	if err == nil || err.Error() != "ERR Error registering functions: FUNCTION LOAD timeout" {
+	if err == nil || err.Error() != loadTimeoutText {
 		t.Errorf("endless FUNCTION LOAD: %v", err)
 	}
 	if _, err := e.Do("FCALL", "f", "0"); err == nil || err.Error() != miniredis.MsgFunctionNotFound {
 		t.Errorf("a library whose load timed out was installed: %v", err)
+	}
+}
+
+// loadTimeoutText is redis-server 7.0.15's reply to a library body that
+// runs past LOAD_TIMEOUT_MS (the inner ERR is Redis's too).
+const loadTimeoutText = "ERR Error registering functions: ERR FUNCTION LOAD timeout"
+
+// TestLoadTimeoutWithoutTimeLimit: FUNCTION LOAD stops an endless library
+// body after Redis's 500 ms even when scripts have no time limit.
+func TestLoadTimeoutWithoutTimeLimit(t *testing.T) {
+	e := newEngine(t, WithTimeLimit(0))
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Do("FUNCTION", "LOAD", "#!lua name=l\nwhile true do end")
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err == nil || err.Error() != loadTimeoutText {
+			t.Errorf("endless FUNCTION LOAD: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("an endless FUNCTION LOAD was not stopped")
 	}
 }
 

@@ -213,13 +213,27 @@ func (e *Engine) limitAt(d time.Duration) {
 	e.limit.Reset(d)
 }
 
+// loadTimeout is Redis's LOAD_TIMEOUT_MS (functions.h): a library body
+// that runs longer fails FUNCTION LOAD with "FUNCTION LOAD timeout",
+// whatever the scripts' time limit.
+const loadTimeout = 500 * time.Millisecond
+
+// limitOf is how long r may run: loadTimeout for a library body (or the
+// time limit, if shorter), the time limit for a script.
+func (e *Engine) limitOf(r *run) time.Duration {
+	if r.loading && (e.opts.timeLimit <= 0 || e.opts.timeLimit > loadTimeout) {
+		return loadTimeout
+	}
+	return e.opts.timeLimit
+}
+
 func (e *Engine) limitReached() {
 	e.limitArmed.Store(false)
 	r := e.running.Load()
 	if r == nil {
 		return
 	}
-	if left := e.opts.timeLimit - time.Since(r.start); left > 0 {
+	if left := e.limitOf(r) - time.Since(r.start); left > 0 {
 		e.limitAt(left)
 		return
 	}

@@ -285,7 +285,10 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 	r.loading = true
 	fr.e.running.Store(r)
 	L.SetContext(runCtx{r})
-	fr.e.armLimit()
+	// Re-armed even if a firing is pending: that one may come later than
+	// this body's limit, which is shorter than a script's.
+	fr.e.limitArmed.Store(true)
+	fr.e.limit.Reset(fr.e.limitOf(r))
 	L.SetTop(0)
 	L.Push(fn)
 	nargs := 0
@@ -303,7 +306,7 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 
 	if err != nil {
 		if r.killed() != killNone {
-			return "", fmt.Sprintf(miniredis.MsgRegisterFunctions, miniredis.MsgLoadTimeout)
+			return "", fmt.Sprintf(miniredis.MsgRegisterFunctions, "ERR "+miniredis.MsgLoadTimeout)
 		}
 		var obj lua.LValue = lua.LString(err.Error())
 		if aerr, ok := err.(*lua.ApiError); ok {

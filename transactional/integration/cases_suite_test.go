@@ -71,6 +71,7 @@ var suiteCases = []tcase{
 		fload("redis.register_function{function_name=1, callback=function() return 1 end}"),
 		{"FCALL", "1", "0"},
 	}},
+	{name: "suite/function-load-timeout", cmds: [][]string{fload("local a = 1\nwhile 1 do a = a + 1 end"), {"FUNCTION", "STATS"}}},
 	{name: "suite/getkeys-scripts", cmds: [][]string{
 		{"COMMAND", "GETKEYS", "fcall", "test", "1", "x", "foo"},
 		{"COMMAND", "GETKEYS", "FCALL_RO", "test", "2", "x", "y", "foo"},
