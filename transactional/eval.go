@@ -332,6 +332,10 @@ func (e *Engine) cmdScript(c *server.Peer, args []string) {
 			}
 		}
 	case "FLUSH":
+		if msg := validateSubcommand("SCRIPT", args); msg != "" {
+			w.ErrorReply(msg)
+			break
+		}
 		e.scripts = map[string]*evalScript{}
 		// Redis also resets the Lua state (but not math.random's
 		// generator, which lives outside it: see rand48).

@@ -179,11 +179,6 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 		writeError(c, fmt.Sprintf(miniredis.MsgPubsubContext, lower))
 		return
 	}
-	if msg := validateSubcommand(cmd, args); msg != "" {
-		miniredis.MarkPeerDirty(c)
-		writeError(c, msg)
-		return
-	}
 	if cmd == "SCRIPT" && strings.EqualFold(args[0], "KILL") || cmd == "FUNCTION" && strings.EqualFold(args[0], "KILL") {
 		// Nothing runs (whileBusy catches a running script): Redis's reply.
 		writeError(c, miniredis.MsgNotBusy)
@@ -248,8 +243,9 @@ func (e *Engine) refuseUnauthenticated(c *server.Peer, cmd string, args []string
 	return true
 }
 
-// validateSubcommand catches the argument errors Redis reports while
-// queueing (so they make EXEC fail), before anything runs.
+// validateSubcommand checks SCRIPT FLUSH's and FUNCTION FLUSH's
+// arguments as their commands do when they run: in a transaction the
+// command is queued and fails at EXEC, as in Redis.
 func validateSubcommand(cmd string, args []string) string {
 	if cmd != "SCRIPT" && cmd != "FUNCTION" || !strings.EqualFold(args[0], "FLUSH") {
 		return ""

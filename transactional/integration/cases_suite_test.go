@@ -72,6 +72,9 @@ var suiteCases = []tcase{
 		{"FCALL", "1", "0"},
 	}},
 	{name: "suite/function-load-timeout", cmds: [][]string{fload("local a = 1\nwhile 1 do a = a + 1 end"), {"FUNCTION", "STATS"}}},
+	{name: "suite/flush-args-in-multi", setup: [][]string{fload("redis.register_function('f', function() return 1 end)"), {"SCRIPT", "LOAD", "return 1"}},
+		cmds: [][]string{{"MULTI"}, {"FUNCTION", "FLUSH", "a", "b"}, {"FUNCTION", "flush", "bad"}, {"SCRIPT", "FLUSH", "bad"},
+			{"FUNCTION", "RESTORE", "x", "y", "z"}, {"FUNCTION", "FLUSH"}, {"EXEC"}, {"FCALL", "f", "0"}}},
 	{name: "suite/getkeys-scripts", cmds: [][]string{
 		{"COMMAND", "GETKEYS", "fcall", "test", "1", "x", "foo"},
 		{"COMMAND", "GETKEYS", "FCALL_RO", "test", "2", "x", "y", "foo"},
