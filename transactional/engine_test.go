@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand"
+	"net"
 	"reflect"
 	"runtime"
 	"slices"
@@ -256,6 +257,27 @@ func TestLoadTimeoutWithoutTimeLimit(t *testing.T) {
 	}
 	if err == nil || err.Error() != loadTimeoutText {
 		t.Errorf("endless FUNCTION LOAD: %v", err)
+	}
+	// The load's timer must not stop a script that runs after it, in the
+	// load's 500 ms: without a time limit, scripts have none, and only
+	// SCRIPT KILL (sent a second later) ends this one.
+	addr, err := e.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, e, "FUNCTION", "LOAD", "#!lua name=l\nredis.register_function('f', function() return 1 end)")
+	go func() {
+		time.Sleep(time.Second)
+		if c, err := net.Dial("tcp", addr.String()); err == nil {
+			c.Write([]byte("SCRIPT KILL\r\n"))
+			c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			c.Read(make([]byte, 64))
+			c.Close()
+		}
+	}()
+	ok, err = doWithin(e, 20*time.Second, "EVAL", "while true do end", "0")
+	if !ok || err == nil || !strings.HasPrefix(err.Error(), miniredis.MsgScriptKilled) {
+		t.Errorf("a script after FUNCTION LOAD ended with %v (returned: %v), want SCRIPT KILL's error", err, ok)
 	}
 }
 

@@ -233,7 +233,13 @@ func (e *Engine) limitReached() {
 	if r == nil {
 		return
 	}
-	if left := e.limitOf(r) - time.Since(r.start); left > 0 {
+	limit := e.limitOf(r)
+	if limit <= 0 {
+		// No time limit: the timer was armed for a FUNCTION LOAD that
+		// has ended since.
+		return
+	}
+	if left := limit - time.Since(r.start); left > 0 {
 		e.limitAt(left)
 		return
 	}
