@@ -1,6 +1,8 @@
 package transactional
 
 import (
+	"strings"
+
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
@@ -57,7 +59,8 @@ func writeLuaTable(w *resp.Writer, t *lua.LTable, resp3 bool, depth int) {
 		return
 	}
 	if b, ok := t.RawGetString("big_number").(lua.LString); ok {
-		w.BigNumber(string(b))
+		// As Redis's sdsmapchars: a line break must not end the reply.
+		w.BigNumber(strings.NewReplacer("\r", " ", "\n", " ").Replace(string(b)))
 		return
 	}
 	if m, ok := t.RawGetString("map").(*lua.LTable); ok {
@@ -82,11 +85,15 @@ func writeLuaTable(w *resp.Writer, t *lua.LTable, resp3 bool, depth int) {
 		}
 		return
 	}
+	// A verbatim_string without a string format and text is not one: the
+	// table goes on to be read as a map, a set or an array, as in Redis.
 	if vs, ok := t.RawGetString("verbatim_string").(*lua.LTable); ok {
-		format, _ := vs.RawGetString("format").(lua.LString)
-		str, _ := vs.RawGetString("string").(lua.LString)
-		w.Verbatim(string(format), string(str))
-		return
+		format, fok := vs.RawGetString("format").(lua.LString)
+		str, sok := vs.RawGetString("string").(lua.LString)
+		if fok && sok {
+			w.Verbatim(string(format), string(str))
+			return
+		}
 	}
 	n := 0
 	for t.RawGetInt(n+1) != lua.LNil {

@@ -160,8 +160,10 @@
 // What remains different: an argument that is absent reads "got nil" where
 // Lua says "got no value"; hexadecimal float literals (0x1p4) do not
 // compile; numbers concatenated with .. use Go's formatting instead of
-// "%.14g" (tostring and string.format are right); math.random's sequence
-// differs; table iteration order (pairs, and so cjson/cmsgpack maps with
+// "%.14g" (tostring and string.format are right); string.dump writes
+// Lua 5.1's header and the source name but no Lua 5.1 bytecode after them
+// (Redis's loadstring refuses binary chunks, so no script can tell);
+// table iteration order (pairs, and so cjson/cmsgpack maps with
 // several keys, and FUNCTION LIST's order) is Go's, not Redis's hash order.
 // The % operator is gopher-lua's exact remainder (math.Mod), where Lua 5.1
 // computes a - floor(a/b)*b in doubles: the two agree while a/b stays
@@ -169,7 +171,14 @@
 // window, n % 1 for an integer check), and differ beyond (1e17 % 7: Redis
 // 0, here 5), for an infinite divisor (Redis nan, here the dividend or an
 // infinity) and in the sign of a zero or NaN result (-0.0 % 1, 5 % 0).
-// FUNCTION DUMP/RESTORE and SCRIPT DEBUG are not implemented.
+// SCRIPT DEBUG is not implemented.
+//
+// math.random is Redis's: its rand48 generator (src/rand.c), one for the
+// whole engine, seeded only by math.randomseed, so a seeded script draws
+// the numbers it draws on redis-server. FUNCTION DUMP writes Redis's
+// payload (package rdb) with the libraries in name order and without LZF
+// compression, and FUNCTION RESTORE reads Redis's, compressed or not, in
+// either of 7.0's layouts.
 //
 // Of miniredis's own differences, those a script meets or a client can
 // crash the engine with are fixed, in our copy of miniredis (its strict.go,

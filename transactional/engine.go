@@ -54,7 +54,10 @@ type Engine struct {
 	// chunk, the same string on every run, found here without hashing.
 	cmdHits [8]cmdHit
 	innerW  *bufio.Writer
-	runs    runs // makes the script runs; only used under miniredis's lock
+	// rand is math.random's generator, one for all scripts as in Redis;
+	// only used under miniredis's lock.
+	rand rand48
+	runs runs // makes the script runs; only used under miniredis's lock
 	// goReply, while set (by EvalSHA), takes a script's reply as Go values
 	// instead of RESP; evalReply is the one EvalSHA uses. Only used under
 	// miniredis's lock.
@@ -204,10 +207,10 @@ func New(opts ...Option) *Engine {
 	miniredis.SetPeerAuthenticated(e.doPeer)
 
 	e.runs.mu = &e.mu
-	if o.timeLimit > 0 {
-		e.limit = time.AfterFunc(time.Hour, e.limitReached)
-		e.limit.Stop()
-	}
+	// Always: FUNCTION LOAD has a limit of its own even without a time
+	// limit (loadTimeout).
+	e.limit = time.AfterFunc(time.Hour, e.limitReached)
+	e.limit.Stop()
 	if o.memoryLimit > 0 {
 		e.mem.t = time.AfterFunc(time.Hour, e.memoryCheck)
 		e.mem.t.Stop()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand"
+	"net"
 	"reflect"
 	"runtime"
 	"slices"
@@ -234,11 +235,65 @@ func TestTimeLimit(t *testing.T) {
 		t.Errorf("GET w = %#v", got)
 	}
 	_, err := e.Do("FUNCTION", "LOAD", "#!lua name=l\nredis.register_function('f', function() return 1 end)\nwhile true do end")
-	if err == nil || err.Error() != "ERR Error registering functions: FUNCTION LOAD timeout" {
+	if err == nil || err.Error() != loadTimeoutText {
 		t.Errorf("endless FUNCTION LOAD: %v", err)
 	}
 	if _, err := e.Do("FCALL", "f", "0"); err == nil || err.Error() != miniredis.MsgFunctionNotFound {
 		t.Errorf("a library whose load timed out was installed: %v", err)
+	}
+}
+
+// loadTimeoutText is redis-server 7.0.15's reply to a library body that
+// runs past LOAD_TIMEOUT_MS (the inner ERR is Redis's too).
+const loadTimeoutText = "ERR Error registering functions: ERR FUNCTION LOAD timeout"
+
+// TestLoadTimeoutWithoutTimeLimit: FUNCTION LOAD stops an endless library
+// body after Redis's 500 ms even when scripts have no time limit.
+func TestLoadTimeoutWithoutTimeLimit(t *testing.T) {
+	e := newEngine(t, WithTimeLimit(0))
+	ok, err := doWithin(e, 20*time.Second, "FUNCTION", "LOAD", "#!lua name=l\nwhile true do end")
+	if !ok {
+		t.Fatal("an endless FUNCTION LOAD was not stopped")
+	}
+	if err == nil || err.Error() != loadTimeoutText {
+		t.Errorf("endless FUNCTION LOAD: %v", err)
+	}
+	// The load's timer must not stop a script that runs after it, in the
+	// load's 500 ms: without a time limit, scripts have none, and only
+	// SCRIPT KILL (sent a second later) ends this one.
+	addr, err := e.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, e, "FUNCTION", "LOAD", "#!lua name=l\nredis.register_function('f', function() return 1 end)")
+	go func() {
+		time.Sleep(time.Second)
+		if c, err := net.Dial("tcp", addr.String()); err == nil {
+			c.Write([]byte("SCRIPT KILL\r\n"))
+			c.SetReadDeadline(time.Now().Add(5 * time.Second))
+			c.Read(make([]byte, 64))
+			c.Close()
+		}
+	}()
+	ok, err = doWithin(e, 20*time.Second, "EVAL", "while true do end", "0")
+	if !ok || err == nil || !strings.HasPrefix(err.Error(), miniredis.MsgScriptKilled) {
+		t.Errorf("a script after FUNCTION LOAD ended with %v (returned: %v), want SCRIPT KILL's error", err, ok)
+	}
+}
+
+// doWithin runs e.Do(args...) and returns its error; ok is false if it
+// has not returned within d (it is left running).
+func doWithin(e *Engine, d time.Duration, args ...string) (ok bool, err error) {
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.Do(args...)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return true, err
+	case <-time.After(d):
+		return false, nil
 	}
 }
 

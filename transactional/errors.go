@@ -47,6 +47,32 @@ const (
 	luaErrRegisterFlagsType = "flags argument to redis.register_function must be a table representing function flags"
 	luaErrRegisterFlag      = "unknown flag given"
 	luaErrRegisterDuplicate = "Function already exists in the library"
+	luaErrRegisterKeyType   = "named argument key given to redis.register_function is not a string"
+	luaErrRegisterFirstArg  = "first argument to redis.register_function must be a string"
+	luaErrRegisterSecondArg = "second argument to redis.register_function must be a function"
+)
+
+// FUNCTION's texts that miniredis's copy does not carry, as Redis 7.0.15's
+// functions.c words them. A library that collides on FUNCTION RESTORE is
+// named without the quotes FUNCTION LOAD puts around it.
+const (
+	msgInvalidMetadata   = "ERR Invalid library metadata"
+	msgMetadataNameTwice = "ERR Invalid metadata value, name argument was given multiple times"
+	msgLibraryExists     = "ERR Library %s already exists"
+	msgRestorePolicy     = "ERR Wrong restore policy given, value should be either FLUSH, APPEND or REPLACE."
+	// msgSubcommandSyntax is addReplySubcommandSyntaxError's, for FUNCTION.
+	msgSubcommandSyntax = "ERR unknown subcommand or wrong number of arguments for '%s'. Try FUNCTION HELP."
+)
+
+// msgScriptDebugMode is scriptCommand's answer to a SCRIPT DEBUG mode
+// other than YES, SYNC and NO.
+const msgScriptDebugMode = "ERR Use SCRIPT DEBUG YES/SYNC/NO"
+
+// COMMAND GETKEYS's texts (server.c's getKeysSubcommandImpl).
+const (
+	msgGetKeysNoKeys  = "ERR The command has no key arguments"
+	msgGetKeysArity   = "ERR Invalid number of arguments specified for command"
+	msgGetKeysInvalid = "ERR Invalid arguments specified for command"
 )
 
 // luaErrRegisterBadName is how Redis 7.0 reports a bad function name: with

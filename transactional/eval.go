@@ -213,13 +213,33 @@ func (e *Engine) limitAt(d time.Duration) {
 	e.limit.Reset(d)
 }
 
+// loadTimeout is Redis's LOAD_TIMEOUT_MS (functions.h): a library body
+// that runs longer fails FUNCTION LOAD with "FUNCTION LOAD timeout",
+// whatever the scripts' time limit.
+const loadTimeout = 500 * time.Millisecond
+
+// limitOf is how long r may run: loadTimeout for a library body (or the
+// time limit, if shorter), the time limit for a script.
+func (e *Engine) limitOf(r *run) time.Duration {
+	if r.loading && (e.opts.timeLimit <= 0 || e.opts.timeLimit > loadTimeout) {
+		return loadTimeout
+	}
+	return e.opts.timeLimit
+}
+
 func (e *Engine) limitReached() {
 	e.limitArmed.Store(false)
 	r := e.running.Load()
 	if r == nil {
 		return
 	}
-	if left := e.opts.timeLimit - time.Since(r.start); left > 0 {
+	limit := e.limitOf(r)
+	if limit <= 0 {
+		// No time limit: the timer was armed for a FUNCTION LOAD that
+		// has ended since.
+		return
+	}
+	if left := limit - time.Since(r.start); left > 0 {
 		e.limitAt(left)
 		return
 	}
@@ -318,8 +338,13 @@ func (e *Engine) cmdScript(c *server.Peer, args []string) {
 			}
 		}
 	case "FLUSH":
+		if msg := validateSubcommand("SCRIPT", args); msg != "" {
+			w.ErrorReply(msg)
+			break
+		}
 		e.scripts = map[string]*evalScript{}
-		// Redis also resets the Lua state: math.random's sequence restarts.
+		// Redis also resets the Lua state (but not math.random's
+		// generator, which lives outside it: see rand48).
 		e.eval = newSandbox(e, false)
 		w.Status("OK")
 	case "HELP":
@@ -329,7 +354,16 @@ func (e *Engine) cmdScript(c *server.Peer, args []string) {
 			w.Status(l)
 		}
 	case "DEBUG":
-		w.ErrorReply("ERR SCRIPT DEBUG is not supported by scriptgen's engine")
+		// Redis's Lua debugger (ldb) is not here; NO turns it off, which
+		// it always is, and a mode Redis does not know gets its text.
+		switch strings.ToUpper(args[1]) {
+		case "NO":
+			w.Status("OK")
+		case "YES", "SYNC":
+			w.ErrorReply("ERR SCRIPT DEBUG is not supported by scriptgen's engine")
+		default:
+			w.ErrorReply(msgScriptDebugMode)
+		}
 	}
 	c.WriteRaw(string(w.Buf))
 }

@@ -5,12 +5,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
 	"github.com/scriptgen/scriptgen/transactional/internal/resp"
+	"github.com/scriptgen/scriptgen/transactional/rdb"
 )
 
 // Redis 7 Functions (FUNCTION LOAD/DELETE/LIST/FLUSH/STATS, FCALL,
@@ -111,15 +113,20 @@ func (s *sandbox) registerFunction(L *lua.LState) int {
 			if errMsg != "" {
 				return
 			}
-			key, _ := k.(lua.LString)
-			switch key {
+			// Keys and names are lua_isstring, so numbers pass; keys are
+			// compared with strcasecmp.
+			if !isLuaString(k) {
+				errMsg = luaErrRegisterKeyType
+				return
+			}
+			key, _ := lua51.ToString(k)
+			switch strings.ToLower(key) {
 			case "function_name":
-				str, ok := v.(lua.LString)
-				if !ok {
+				if !isLuaString(v) {
 					errMsg = luaErrRegisterNameType
 					return
 				}
-				name = string(str)
+				name, _ = lua51.ToString(v)
 			case "callback":
 				fn, ok := v.(*lua.LFunction)
 				if !ok {
@@ -133,24 +140,17 @@ func (s *sandbox) registerFunction(L *lua.LState) int {
 					errMsg = luaErrRegisterFlagsType
 					return
 				}
-				ft.ForEach(func(_, fv lua.LValue) {
-					str, ok := fv.(lua.LString)
-					f, known := parseFlagName(string(str))
-					if !ok || !known {
-						if errMsg == "" {
-							errMsg = luaErrRegisterFlag
-						}
-						return
-					}
-					flags |= f
-				})
+				if f, ok := registerFlags(L, ft); ok {
+					flags = f
+				} else {
+					errMsg = luaErrRegisterFlag
+				}
 			case "description":
-				str, ok := v.(lua.LString)
-				if !ok {
+				if !isLuaString(v) {
 					errMsg = luaErrRegisterDescType
 					return
 				}
-				d := string(str)
+				d, _ := lua51.ToString(v)
 				desc = &d
 			default:
 				errMsg = luaErrRegisterUnknown
@@ -169,15 +169,15 @@ func (s *sandbox) registerFunction(L *lua.LState) int {
 			return fail(luaErrRegisterNoFn)
 		}
 	case 2:
-		str, ok := L.Get(1).(lua.LString)
-		if !ok {
-			return fail(luaErrRegisterNameType)
+		if !isLuaString(L.Get(1)) {
+			return fail(luaErrRegisterFirstArg)
 		}
 		fn, ok := L.Get(2).(*lua.LFunction)
 		if !ok {
-			return fail(luaErrRegisterFnType)
+			return fail(luaErrRegisterSecondArg)
 		}
-		name, cb = string(str), fn
+		name, _ = lua51.ToString(L.Get(1))
+		cb = fn
 	default:
 		return fail(luaErrRegisterArgs)
 	}
@@ -191,38 +191,69 @@ func (s *sandbox) registerFunction(L *lua.LState) int {
 	return 0
 }
 
-// parseLibraryShebang reads "#!lua name=<lib>".
+// registerFlags is luaRegisterFunctionReadFlags: the flags are t[1],
+// t[2], … up to the first nil (read with lua_gettable, so through an
+// __index), each a string or number naming a flag in any case (strcasecmp,
+// where a shebang's flags are case-sensitive). ok is false on anything
+// else.
+func registerFlags(L *lua.LState, t *lua.LTable) (flags scriptFlags, ok bool) {
+	for j := 1; ; j++ {
+		v := L.GetTable(t, lua.LNumber(j))
+		if v == lua.LNil {
+			return flags, true
+		}
+		if !isLuaString(v) {
+			return 0, false
+		}
+		str, _ := lua51.ToString(v)
+		f, known := parseFlagName(strings.ToLower(str))
+		if !known {
+			return 0, false
+		}
+		flags |= f
+	}
+}
+
+// isLuaString is lua_isstring: a string or a number.
+func isLuaString(v lua.LValue) bool {
+	_, ok := lua51.ToString(v)
+	return ok
+}
+
+// parseLibraryShebang is functionExtractLibMetaData followed by the name
+// and engine checks, in Redis's order: the first error found is the one
+// Redis reports.
 func parseLibraryShebang(code string) (name, body string, errMsg string) {
 	if !strings.HasPrefix(code, "#!") {
 		return "", "", miniredis.MsgMissingMetadata
 	}
 	nl := strings.IndexByte(code, '\n')
-	line := code
-	body = ""
-	if nl >= 0 {
-		line, body = code[:nl], code[nl:]
+	if nl < 0 {
+		return "", "", msgInvalidMetadata
 	}
+	line, body := code[:nl], code[nl:]
 	parts := shebangWords(line)
 	if len(parts) == 0 {
-		return "", "", miniredis.MsgMissingMetadata
-	}
-	engine := strings.TrimPrefix(parts[0], "#!")
-	if !strings.EqualFold(engine, "lua") {
-		return "", "", fmt.Sprintf(miniredis.MsgEngineNotFound, engine)
+		return "", "", msgInvalidMetadata
 	}
 	found := false
 	for _, p := range parts[1:] {
-		v, ok := strings.CutPrefix(p, "name=")
-		if !ok {
+		if len(p) < 5 || !strings.EqualFold(p[:5], "name=") {
 			return "", "", fmt.Sprintf(miniredis.MsgBadMetadata, p)
 		}
-		name, found = v, true
+		if found {
+			return "", "", msgMetadataNameTwice
+		}
+		name, found = p[5:], true
 	}
 	if !found {
 		return "", "", miniredis.MsgNoLibraryName
 	}
 	if !validName(name) {
 		return "", "", miniredis.MsgBadLibraryName
+	}
+	if engine := strings.TrimPrefix(parts[0], "#!"); !strings.EqualFold(engine, "lua") {
+		return "", "", fmt.Sprintf(miniredis.MsgEngineNotFound, engine)
 	}
 	return name, body, ""
 }
@@ -254,7 +285,10 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 	r.loading = true
 	fr.e.running.Store(r)
 	L.SetContext(runCtx{r})
-	fr.e.armLimit()
+	// Re-armed even if a firing is pending: that one may come later than
+	// this body's limit, which is shorter than a script's.
+	fr.e.limitArmed.Store(true)
+	fr.e.limit.Reset(fr.e.limitOf(r))
 	L.SetTop(0)
 	L.Push(fn)
 	nargs := 0
@@ -272,7 +306,7 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 
 	if err != nil {
 		if r.killed() != killNone {
-			return "", fmt.Sprintf(miniredis.MsgRegisterFunctions, miniredis.MsgLoadTimeout)
+			return "", fmt.Sprintf(miniredis.MsgRegisterFunctions, "ERR "+miniredis.MsgLoadTimeout)
 		}
 		var obj lua.LValue = lua.LString(err.Error())
 		if aerr, ok := err.(*lua.ApiError); ok {
@@ -287,22 +321,132 @@ func (fr *functionRegistry) load(c *server.Peer, code string, replace bool) (str
 	if len(ld.funcs) == 0 {
 		return "", miniredis.MsgNoFunctions
 	}
-	for fname := range ld.funcs {
-		if other, ok := fr.funcs[fname]; ok && other.lib.name != name {
-			return "", fmt.Sprintf(miniredis.MsgFunctionExists, fname)
-		}
-	}
-	if old, ok := fr.libs[name]; ok {
-		for fname := range old.funcs {
-			delete(fr.funcs, fname)
-		}
-	}
 	lib.funcs = ld.funcs
-	fr.libs[name] = lib
-	for fname, f := range ld.funcs {
-		fr.funcs[fname] = f
+	if msg := fr.join([]*library{lib}, replace); msg != "" {
+		return "", msg
 	}
 	return name, ""
+}
+
+// join is libraryJoin: it links libs, replacing libraries of the same
+// name if replace, and links nothing if a library or a function collides.
+func (fr *functionRegistry) join(libs []*library, replace bool) string {
+	incoming := map[string]bool{}
+	for _, lib := range libs {
+		if _, ok := fr.libs[lib.name]; ok && !replace {
+			return fmt.Sprintf(msgLibraryExists, lib.name)
+		}
+		incoming[lib.name] = true
+	}
+	for _, lib := range libs {
+		for fname := range lib.funcs {
+			if other, ok := fr.funcs[strings.ToLower(fname)]; ok && !incoming[other.lib.name] {
+				return fmt.Sprintf(miniredis.MsgFunctionExists, fname)
+			}
+		}
+	}
+	for _, lib := range libs {
+		fr.unlink(lib.name)
+		fr.libs[lib.name] = lib
+		for fname, f := range lib.funcs {
+			fr.funcs[strings.ToLower(fname)] = f
+		}
+	}
+	return ""
+}
+
+// unlink removes a library and its functions, if there is one of that
+// name.
+func (fr *functionRegistry) unlink(name string) {
+	if old, ok := fr.libs[name]; ok {
+		for fname := range old.funcs {
+			delete(fr.funcs, strings.ToLower(fname))
+		}
+		delete(fr.libs, name)
+	}
+}
+
+// stats is functionStatsCommand's reply: running is the function that
+// runs, if one does.
+func (fr *functionRegistry) stats(w *resp.Writer, running *run) {
+	w.MapLen(2)
+	w.Bulk("running_script")
+	if running == nil {
+		w.Null()
+	} else {
+		w.MapLen(3)
+		w.Bulk("name")
+		w.Bulk(running.name)
+		w.Bulk("command")
+		w.Array(len(running.argv))
+		for _, a := range running.argv {
+			w.Bulk(a)
+		}
+		w.Bulk("duration_ms")
+		w.Integer(time.Since(running.start).Milliseconds())
+	}
+	w.Bulk("engines")
+	w.MapLen(1)
+	w.Bulk("LUA")
+	w.MapLen(2)
+	w.Bulk("libraries_count")
+	w.Integer(int64(len(fr.libs)))
+	w.Bulk("functions_count")
+	w.Integer(int64(len(fr.funcs)))
+}
+
+// codes lists the libraries' code for FUNCTION DUMP, by name so that a
+// dump is the same bytes every time.
+func (fr *functionRegistry) codes() []string {
+	names := make([]string, 0, len(fr.libs))
+	for name := range fr.libs {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	codes := make([]string, len(names))
+	for i, name := range names {
+		codes[i] = fr.libs[name].code
+	}
+	return codes
+}
+
+// restoreFunctions is functionRestoreCommand: the payload's libraries are
+// loaded into a context of their own (so that a bad one changes nothing),
+// then swapped in (FLUSH) or joined (APPEND, the default, or REPLACE).
+func (e *Engine) restoreFunctions(c *server.Peer, args []string) string {
+	sub, args := args[0], args[1:]
+	if len(args) > 2 {
+		return fmt.Sprintf(msgSubcommandSyntax, sub)
+	}
+	policy := "APPEND"
+	if len(args) == 2 {
+		policy = strings.ToUpper(args[1])
+		if policy != "APPEND" && policy != "REPLACE" && policy != "FLUSH" {
+			return msgRestorePolicy
+		}
+	}
+	codes, err := rdb.RestoreFunctions([]byte(args[0]))
+	if err != nil {
+		return "ERR " + err.Error()
+	}
+	staged := &functionRegistry{e: e, sandbox: e.funcs.sandbox, libs: map[string]*library{}, funcs: map[string]*function{}}
+	if policy == "FLUSH" {
+		staged = newFunctionRegistry(e)
+	}
+	for _, code := range codes {
+		if _, msg := staged.load(c, code, false); msg != "" {
+			return msg
+		}
+	}
+	if policy == "FLUSH" {
+		e.funcs = staged
+		return ""
+	}
+	libs := make([]*library, 0, len(staged.libs))
+	for _, lib := range staged.libs {
+		libs = append(libs, lib)
+	}
+	return e.funcs.join(libs, policy == "REPLACE")
 }
 
 // cmdFunction serves FUNCTION's subcommands. Called with miniredis's lock
@@ -312,39 +456,41 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 	w := resp.Writer{Resp3: c.Resp3}
 	switch strings.ToUpper(args[0]) {
 	case "LOAD":
+		// functionLoadCommand: every argument before the last is an
+		// option, and REPLACE is the only one.
 		replace := false
-		rest := args[1:]
-		if len(rest) == 2 {
-			if !strings.EqualFold(rest[0], "REPLACE") {
-				w.ErrorReply(fmt.Sprintf(miniredis.MsgUnknownOption, rest[0]))
-				break
+		for _, opt := range args[1 : len(args)-1] {
+			if !strings.EqualFold(opt, "REPLACE") {
+				w.ErrorReply(fmt.Sprintf(miniredis.MsgUnknownOption, opt))
+				c.WriteRaw(string(w.Buf))
+				return
 			}
 			replace = true
-			rest = rest[1:]
-		} else if len(rest) != 1 {
-			w.ErrorReply(fmt.Sprintf(miniredis.MsgWrongNumber, "function|load"))
-			break
 		}
-		name, msg := fr.load(c, rest[0], replace)
+		name, msg := fr.load(c, args[len(args)-1], replace)
 		if msg != "" {
 			w.ErrorReply(msg)
 			break
 		}
 		w.Bulk(name)
 	case "DELETE":
-		lib, ok := fr.libs[args[1]]
-		if !ok {
+		if _, ok := fr.libs[args[1]]; !ok {
 			w.ErrorReply(miniredis.MsgLibraryNotFound)
 			break
 		}
-		for fname := range lib.funcs {
-			delete(fr.funcs, fname)
+		fr.unlink(args[1])
+		w.Status("OK")
+	case "DUMP":
+		w.Bulk(string(rdb.DumpFunctions(fr.codes())))
+	case "RESTORE":
+		if msg := e.restoreFunctions(c, args); msg != "" {
+			w.ErrorReply(msg)
+			break
 		}
-		delete(fr.libs, args[1])
 		w.Status("OK")
 	case "FLUSH":
-		if len(args) == 2 && !strings.EqualFold(args[1], "SYNC") && !strings.EqualFold(args[1], "ASYNC") || len(args) > 2 {
-			w.ErrorReply(miniredis.MsgFunctionFlushOpt)
+		if msg := validateSubcommand("FUNCTION", args); msg != "" {
+			w.ErrorReply(msg)
 			break
 		}
 		e.funcs = newFunctionRegistry(e)
@@ -352,17 +498,8 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 	case "LIST":
 		fr.list(&w, args[1:])
 	case "STATS":
-		w.MapLen(2)
-		w.Bulk("running_script")
-		w.Null()
-		w.Bulk("engines")
-		w.MapLen(1)
-		w.Bulk("LUA")
-		w.MapLen(2)
-		w.Bulk("libraries_count")
-		w.Integer(int64(len(fr.libs)))
-		w.Bulk("functions_count")
-		w.Integer(int64(len(fr.funcs)))
+		fr.stats(&w, nil)
+
 	case "HELP":
 		w.Array(len(functionHelp))
 		for _, l := range functionHelp {
@@ -375,17 +512,19 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 }
 
 func (fr *functionRegistry) list(w *resp.Writer, args []string) {
-	pattern, withCode := "", false
+	pattern, withCode, named := "", false, false
 	for i := 0; i < len(args); i++ {
-		switch strings.ToUpper(args[i]) {
-		case "WITHCODE":
+		// Each option once, as functionListCommand: a repeated one is an
+		// unknown argument.
+		switch opt := strings.ToUpper(args[i]); {
+		case opt == "WITHCODE" && !withCode:
 			withCode = true
-		case "LIBRARYNAME":
+		case opt == "LIBRARYNAME" && !named:
 			if i+1 >= len(args) {
 				w.ErrorReply(miniredis.MsgNoLibraryNameArg)
 				return
 			}
-			pattern = args[i+1]
+			pattern, named = args[i+1], true
 			i++
 		default:
 			w.ErrorReply(fmt.Sprintf(miniredis.MsgUnknownArgument, args[i]))
@@ -394,7 +533,7 @@ func (fr *functionRegistry) list(w *resp.Writer, args []string) {
 	}
 	var names []string
 	for name := range fr.libs {
-		if pattern == "" || globMatch(pattern, name) {
+		if !named || globMatch(pattern, name) {
 			names = append(names, name)
 		}
 	}
@@ -450,7 +589,7 @@ func (fr *functionRegistry) list(w *resp.Writer, args []string) {
 
 // cmdFcall serves FCALL and FCALL_RO. Called with miniredis's lock held.
 func (e *Engine) cmdFcall(c *server.Peer, cmd string, args []string) {
-	f, ok := e.funcs.funcs[args[0]]
+	f, ok := e.funcs.funcs[strings.ToLower(args[0])]
 	if !ok {
 		writeError(c, miniredis.MsgFunctionNotFound)
 		return
@@ -476,6 +615,7 @@ func (e *Engine) cmdFcall(c *server.Peer, cmd string, args []string) {
 	}
 	r := e.runs.next(c, f.name)
 	r.function = true
+	r.argv = append([]string{strings.ToLower(cmd)}, args...)
 	r.flags = f.flags
 	r.readOnly = ro || f.flags&scriptNoWrites != 0
 	if f.lib.host != nil {

@@ -47,18 +47,12 @@ func FuzzEval(f *testing.F) {
 		fcall := append([]string{"FCALL", "f", strconv.Itoa(len(ks))}, ks...)
 		checkReply(t, e, append(fcall, as...))
 
-		done := make(chan error, 1)
-		go func() {
-			_, err := e.Do("SET", "probe", "1")
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Fatalf("SET after the script: %v", err)
-			}
-		case <-time.After(5 * time.Second):
+		ok, err := doWithin(e, 5*time.Second, "SET", "probe", "1")
+		if !ok {
 			t.Fatal("the keyspace stayed locked after the script")
+		}
+		if err != nil {
+			t.Fatalf("SET after the script: %v", err)
 		}
 		if !e.m.TryLock() {
 			t.Fatal("miniredis's lock is held after the script")

@@ -8,6 +8,7 @@ import (
 	"github.com/scriptgen/scriptgen/internal/commands"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+	"github.com/scriptgen/scriptgen/transactional/internal/resp"
 )
 
 // scriptCommands are the commands the engine serves instead of miniredis.
@@ -54,7 +55,40 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 // everything else is miniredis's, whose copy checks arguments as Redis
 // does itself (its strict.go).
 func (e *Engine) redisWay(c *server.Peer, cmd string, args []string) bool {
-	return e.storeDropsEmpty(c, cmd, args)
+	return scriptGetKeys(c, cmd, args) || e.storeDropsEmpty(c, cmd, args)
+}
+
+// scriptGetKeys answers COMMAND GETKEYS for the commands the engine serves
+// (EVAL's and FCALL's families: the keys their numkeys counts), as Redis
+// 7.0's getKeysSubcommandImpl does, and reports whether it did; other
+// commands' keys are miniredis's COMMAND to tell.
+func scriptGetKeys(c *server.Peer, cmd string, args []string) bool {
+	if cmd != "COMMAND" || len(args) < 3 || !strings.EqualFold(args[0], "GETKEYS") || !scriptCommands[strings.ToUpper(args[1])] {
+		return false
+	}
+	argv := args[1:]
+	info := lookupCommand(argv)
+	if info == nil || !info.HasKeys() {
+		// SCRIPT and FUNCTION: Redis's text for a command without keys.
+		writeError(c, msgGetKeysNoKeys)
+		return true
+	}
+	if !info.ArityOK(len(argv)) {
+		writeError(c, msgGetKeysArity)
+		return true
+	}
+	keys, err := info.Keys(argv)
+	if err != nil {
+		writeError(c, msgGetKeysInvalid)
+		return true
+	}
+	w := resp.Writer{Resp3: c.Resp3}
+	w.Array(len(keys))
+	for _, i := range keys {
+		w.Bulk(argv[i])
+	}
+	c.WriteRaw(string(w.Buf))
+	return true
 }
 
 // whileBusy answers commands that arrive while a script runs: SCRIPT KILL
@@ -87,6 +121,18 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 	}
 	if !e.waitBusy(r) {
 		return false
+	}
+	if cmd == "FUNCTION" && sub == "STATS" && len(args) == 1 && !r.loading {
+		// Served while the script runs, without miniredis's lock, which
+		// the script holds: the libraries cannot change meanwhile.
+		if !r.function {
+			writeError(c, miniredis.MsgBusy)
+			return true
+		}
+		w := resp.Writer{Resp3: c.Resp3}
+		e.funcs.stats(&w, r)
+		c.WriteRaw(string(w.Buf))
+		return true
 	}
 	if info := lookupCommand(append([]string{cmd}, args...)); info != nil && info.Flags.Has(commands.AllowBusy) {
 		return false
@@ -131,11 +177,6 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 	}
 	if miniredis.PeerSubscribed(c) {
 		writeError(c, fmt.Sprintf(miniredis.MsgPubsubContext, lower))
-		return
-	}
-	if msg := validateSubcommand(cmd, args); msg != "" {
-		miniredis.MarkPeerDirty(c)
-		writeError(c, msg)
 		return
 	}
 	if cmd == "SCRIPT" && strings.EqualFold(args[0], "KILL") || cmd == "FUNCTION" && strings.EqualFold(args[0], "KILL") {
@@ -202,11 +243,15 @@ func (e *Engine) refuseUnauthenticated(c *server.Peer, cmd string, args []string
 	return true
 }
 
-// validateSubcommand catches the argument errors Redis reports while
-// queueing (so they make EXEC fail), before anything runs.
+// validateSubcommand checks SCRIPT FLUSH's and FUNCTION FLUSH's
+// arguments as their commands do when they run: in a transaction the
+// command is queued and fails at EXEC, as in Redis.
 func validateSubcommand(cmd string, args []string) string {
 	if cmd != "SCRIPT" && cmd != "FUNCTION" || !strings.EqualFold(args[0], "FLUSH") {
 		return ""
+	}
+	if cmd == "FUNCTION" && len(args) > 2 {
+		return fmt.Sprintf(msgSubcommandSyntax, args[0])
 	}
 	if len(args) > 2 || len(args) == 2 && !strings.EqualFold(args[1], "SYNC") && !strings.EqualFold(args[1], "ASYNC") {
 		if cmd == "SCRIPT" {

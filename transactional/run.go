@@ -24,8 +24,12 @@ const (
 
 // run is the state of one script execution (an EVAL or an FCALL).
 type run struct {
-	caller   *server.Peer
-	name     string // the sha for EVAL, the function name for FCALL
+	caller *server.Peer
+	name   string // the sha for EVAL, the function name for FCALL
+	// argv is an FCALL's command line, for FUNCTION STATS: the name in
+	// lower case (the server hands the engine upper case; clients mostly
+	// send lower), the arguments as sent.
+	argv     []string
 	function bool
 	loading  bool // a FUNCTION LOAD body
 	readOnly bool // EVAL_RO/FCALL_RO, or the no-writes flag

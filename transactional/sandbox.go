@@ -129,6 +129,12 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	strLib.RawSetString("rep", L.NewFunction(s.stringRep))
 	mathLib := g.RawGetString("math").(*lua.LTable)
 	mathLib.RawSetString("mod", mathLib.RawGetString("fmod"))
+	mathLib.RawSetString("random", L.NewFunction(func(L *lua.LState) int { return lua.PushRandom(L, e.rand.float()) }))
+	mathLib.RawSetString("randomseed", L.NewFunction(func(L *lua.LState) int {
+		e.rand.seed(int32(L.CheckCInt(1)))
+		return 0
+	}))
+	strLib.RawSetString("dump", L.NewFunction(stringDump))
 	// gopher-lua's math.huge is the largest finite double; Lua's is +inf.
 	mathLib.RawSetString("huge", lua.LNumber(math.Inf(1)))
 	libs := lualib.Open(L)
@@ -332,10 +338,11 @@ func (s *sandbox) load(L *lua.LState) int {
 }
 
 func (s *sandbox) compileChunk(L *lua.LState, src, name string) int {
-	if strings.HasPrefix(src, "\x1bLua") {
-		L.Push(lua.LNil)
-		L.Push(lua.LString("bytecode not allowed"))
-		return 2
+	// Redis's Lua parses a binary chunk as text (ldo.c's f_parser never
+	// calls the undumper), so it fails as a syntax error, as here.
+	// The chunk name is a C string in Redis's Lua: it ends at a NUL.
+	if i := strings.IndexByte(name, 0); i >= 0 {
+		name = name[:i]
 	}
 	display := lua51.ChunkID(name)
 	proto, err := lua51.Compile(src, display)
@@ -428,18 +435,22 @@ func (s *sandbox) newRedisTable() *lua.LTable {
 	L := s.L
 	t := L.NewTable()
 	fns := map[string]lua.LGFunction{
-		"call":               func(L *lua.LState) int { return s.call(L, true) },
-		"pcall":              func(L *lua.LState) int { return s.call(L, false) },
-		"error_reply":        luaErrorReply,
-		"status_reply":       luaStatusReply,
-		"sha1hex":            luaSha1hex,
-		"log":                s.log,
-		"setresp":            s.setresp,
-		"set_repl":           s.setRepl,
-		"replicate_commands": func(L *lua.LState) int { L.Push(lua.LTrue); return 1 },
-		"breakpoint":         func(L *lua.LState) int { L.Push(lua.LFalse); return 1 },
-		"debug":              func(L *lua.LState) int { return 0 },
-		"acl_check_cmd":      s.aclCheckCmd,
+		"call":          func(L *lua.LState) int { return s.call(L, true) },
+		"pcall":         func(L *lua.LState) int { return s.call(L, false) },
+		"error_reply":   luaErrorReply,
+		"status_reply":  luaStatusReply,
+		"sha1hex":       luaSha1hex,
+		"log":           s.log,
+		"setresp":       s.setresp,
+		"set_repl":      s.setRepl,
+		"acl_check_cmd": s.aclCheckCmd,
+	}
+	if !s.functions {
+		// EVAL's own (eval.c's luaCreateFunction's registrations): the
+		// Functions engine's redis table has none of them.
+		fns["replicate_commands"] = func(L *lua.LState) int { L.Push(lua.LTrue); return 1 }
+		fns["breakpoint"] = func(L *lua.LState) int { L.Push(lua.LFalse); return 1 }
+		fns["debug"] = func(L *lua.LState) int { return 0 }
 	}
 	for name, fn := range fns {
 		t.RawSetString(name, L.NewFunction(fn))
@@ -563,8 +574,17 @@ func (s *sandbox) setresp(L *lua.LState) int {
 		L.Error(L.Get(-1), 0)
 		return 0
 	}
-	n, ok := L.Get(1).(lua.LNumber)
-	if !ok || (n != 2 && n != 3) {
+	// lua_tonumber, truncated to an int: "3" and 3.9 are 3, anything that
+	// is no number 0.
+	var f float64
+	switch v := L.Get(1).(type) {
+	case lua.LNumber:
+		f = float64(v)
+	case lua.LString:
+		f, _ = lua.StrToNumber(string(v))
+	}
+	n := int64(f)
+	if n != 2 && n != 3 {
 		L.Push(errorTable(L, luaErrRespVersion))
 		L.Error(L.Get(-1), 0)
 		return 0
@@ -665,14 +685,17 @@ func errorFromLua(v lua.LValue, name string) string {
 	if !ok {
 		return "ERR " + lua.LVAsString(v)
 	}
-	msg := miniredis.MsgUnknownError
-	if m, ok := t.RawGetString("err").(lua.LString); ok {
-		msg = string(m)
+	// luaExtractErrorInformation reads each field with lua_isstring, so a
+	// number is as good as a string. Without an err Redis 7.0.15 crashes
+	// (it formats a NULL); the engine answers its own text instead.
+	msg, ok := lua51.ToString(t.RawGetString("err"))
+	if !ok {
+		msg = miniredis.MsgUnknownError
 	}
-	src, _ := t.RawGetString("source").(lua.LString)
-	line, _ := t.RawGetString("line").(lua.LNumber)
-	if src != "" {
-		return fmt.Sprintf("%s script: %s, on %s:%d.", msg, name, src, int(line))
+	src, srcOK := lua51.ToString(t.RawGetString("source"))
+	line, lineOK := lua51.ToString(t.RawGetString("line"))
+	if srcOK && lineOK {
+		return fmt.Sprintf("%s script: %s, on %s:%s.", msg, name, src, line)
 	}
 	return msg
 }

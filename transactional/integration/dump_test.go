@@ -1,15 +1,11 @@
 package integration
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
-	"github.com/scriptgen/scriptgen/internal/redistest"
 	"github.com/scriptgen/scriptgen/transactional"
 )
 
@@ -82,18 +78,10 @@ var dumpCases = []dumpCase{
 // type, value and (ABSTTL) expiry included. The engine's DUMP is also
 // taken from inside a script.
 func TestDumpRestoreAcrossEngines(t *testing.T) {
-	srv := redistest.Start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	client := redis.NewClient(&redis.Options{Addr: srv.Addr, Protocol: 2, DisableIdentity: true})
-	t.Cleanup(func() { client.Close() })
-	rd := redisDoer(ctx, client)
 	// A virtual clock ahead of the server's: a pending entry's delivery
 	// time from the server must be in the engine's past (miniredis's
 	// XPENDING leaves out entries delivered in its future).
-	e := transactional.New(transactional.WithClock(time.Now().Add(time.Hour)))
-	t.Cleanup(e.Close)
-	ed := engineDoer(e)
+	rd, ed := redisAndEngine(t, 2*time.Minute, transactional.WithClock(time.Now().Add(time.Hour)))
 	keys := []string{"k"}
 	const at = "4102444800123"
 
@@ -143,15 +131,7 @@ func TestDumpRestoreAcrossEngines(t *testing.T) {
 // TestRestoreErrors compares RESTORE's refusals, in Redis's order of
 // checks, and DUMP of a missing key, on both targets.
 func TestRestoreErrors(t *testing.T) {
-	srv := redistest.Start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	client := redis.NewClient(&redis.Options{Addr: srv.Addr, Protocol: 2, DisableIdentity: true})
-	t.Cleanup(func() { client.Close() })
-	rd := redisDoer(ctx, client)
-	e := transactional.New()
-	t.Cleanup(e.Close)
-	ed := engineDoer(e)
+	rd, ed := redisAndEngine(t, time.Minute)
 
 	// A payload both agree on: a string's, as Redis writes it.
 	japply(t, rd, [][]string{{"FLUSHALL"}, {"SET", "src", "value"}})

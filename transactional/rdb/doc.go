@@ -28,4 +28,9 @@
 // checksum, and fails with Redis's own texts: ErrPayload and ErrBadData,
 // which a server replies with after its "ERR " prefix. It also refuses what
 // Redis refuses on RESTORE: empty aggregates and duplicate members.
+//
+// DumpFunctions and RestoreFunctions are the same format for FUNCTION DUMP
+// and FUNCTION RESTORE: each library's code after opcode 245 (or, as
+// Redis 7.0-rc wrote it, its name, engine and body after opcode 246), then
+// the version and the checksum.
 package rdb

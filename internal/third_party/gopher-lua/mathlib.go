@@ -203,7 +203,13 @@ func mathRad(L *LState) int {
 // bounds to rand.Intn, which panics on an empty interval). As in C, the
 // width u-l+1 wraps around in 32 bits.
 func mathRandom(L *LState) int {
-	r := rand.Float64()
+	return PushRandom(L, rand.Float64())
+}
+
+// PushRandom is math.random's argument handling over a number r in [0, 1)
+// that the caller's generator drew (scriptgen: so that an embedder can put
+// Redis's own generator behind math.random).
+func PushRandom(L *LState, r float64) int {
 	switch L.GetTop() {
 	case 0:
 		L.PushNumber(LNumber(r))

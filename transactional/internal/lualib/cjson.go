@@ -42,15 +42,26 @@ type cjsonConfig struct {
 }
 
 func openCjson(L *lua.LState) *lua.LTable {
+	null := L.NewUserData()
+	null.Value = cjsonNull{}
+	return newCjson(L, null)
+}
+
+// newCjson is lua_cjson_new: a module table with a configuration of its
+// own. cjson.new makes another, as in Redis; its null is the same value
+// (Lua CJSON's is the NULL light userdata).
+func newCjson(L *lua.LState, null *lua.LUserData) *lua.LTable {
 	cfg := &cjsonConfig{
 		encodeMaxDepth: cjsonDefaultMaxDepth, decodeMaxDepth: cjsonDefaultMaxDepth,
 		precision: cjsonDefaultPrecision, sparseRatio: cjsonSparseRatio, sparseSafe: cjsonSparseSafe,
 		decodeInvalidNums: true, encodeKeepBuffer: true,
 	}
-	null := L.NewUserData()
-	null.Value = cjsonNull{}
 	t := L.NewTable()
 	fns := map[string]lua.LGFunction{
+		"new": func(L *lua.LState) int {
+			L.Push(newCjson(L, null))
+			return 1
+		},
 		"encode": func(L *lua.LState) int { return cjsonEncode(L, cfg, null) },
 		"decode": func(L *lua.LState) int { return cjsonDecode(L, cfg, null) },
 		"encode_max_depth": func(L *lua.LState) int {

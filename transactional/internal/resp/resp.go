@@ -67,6 +67,24 @@ func Parse(b []byte) (any, int, error) {
 			return &Error{Msg: s}, next, nil
 		}
 		return s, next, nil
+	case '|':
+		// An attribute: Redis's parser for scripts (resp_parser.c) reads
+		// and drops it, and the reply is the value that follows.
+		n, err := respLength(line)
+		if err != nil {
+			return nil, 0, err
+		}
+		for i := 0; i < 2*n+1; i++ {
+			v, used, err := Parse(b[next:])
+			if err != nil {
+				return nil, 0, err
+			}
+			next += used
+			if i == 2*n {
+				return v, next, nil
+			}
+		}
+		return nil, 0, errShortReply
 	case '*', '~', '>', '%':
 		n, err := respLength(line)
 		if err != nil {

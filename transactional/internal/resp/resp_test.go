@@ -68,3 +68,19 @@ func TestParseShort(t *testing.T) {
 		}
 	}
 }
+
+// TestParseAttribute: an attribute before a reply is read and dropped, as
+// Redis's script reply parser does. The bytes are redis-server 7.0.15's
+// answer to DEBUG PROTOCOL attrib on a RESP3 connection.
+func TestParseAttribute(t *testing.T) {
+	b := []byte("|1\r\n$14\r\nkey-popularity\r\n*2\r\n$7\r\nkey:123\r\n:90\r\n$39\r\nSome real reply following the attribute\r\n")
+	v, n, err := Parse(b)
+	if err != nil || n != len(b) || v != "Some real reply following the attribute" {
+		t.Errorf("Parse = %#v, %d, %v; want the reply after the attribute, %d bytes", v, n, err, len(b))
+	}
+	for i := range b {
+		if v, _, err := Parse(b[:i]); err == nil {
+			t.Errorf("Parse(%q) = %#v, want an error", b[:i], v)
+		}
+	}
+}
