@@ -219,6 +219,7 @@ func New(opts ...Option) *Engine {
 	e.eval = newSandbox(e, false)
 	e.funcs = newFunctionRegistry(e)
 	e.srv.SetPreHook(e.hook)
+	e.m.SetBusyCheck(e.busyWhileWaiting)
 	e.srv.SetLimits(o.limits, func(p *server.Peer) (idleExempt, unauthenticated bool) {
 		return miniredis.PeerSubscribed(p), o.password != "" && !miniredis.PeerAuthenticated(p)
 	})
@@ -394,15 +395,27 @@ func (e *Engine) setMiniredisTime(t time.Time) {
 // PEXPIRETIME a millisecond short. Keys that expire at that millisecond
 // live through it, as on the virtual clock.
 func (e *Engine) followWallClock() {
+	e.followWallClockFor(nil)
+}
+
+// followWallClockFor is followWallClock for a client's command: waiting
+// for miniredis's lock, it gets BUSY from a script that took the lock
+// since the hook looked, as any command would (LockFor), and then reports
+// false: it replied.
+func (e *Engine) followWallClockFor(c *server.Peer) bool {
 	t := time.Now().UTC().Truncate(time.Millisecond)
 	e.mu.Lock()
 	if !t.After(e.now) {
 		e.mu.Unlock()
-		return
+		return true
 	}
 	e.now = t
 	e.mu.Unlock()
-	e.setMiniredisTime(t)
+	if c == nil {
+		e.setMiniredisTime(t)
+		return true
+	}
+	return e.m.SetTimeFor(c, t, e.busyWhileWaiting)
 }
 
 // Advance moves the clock forward by d.

@@ -152,6 +152,9 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 	miniredis.PrepareNested(e.inner, miniredis.PeerDB(r.caller), r.name)
 
 	s.run = r
+	if hook := testHookLocked.Load(); hook != nil {
+		(*hook)()
+	}
 	e.running.Store(r)
 	L.SetContext(runCtx{r})
 	e.armLimit()

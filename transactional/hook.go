@@ -25,8 +25,8 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 		// strict.go), and call.go mends what the engine mends after it.
 		return false
 	}
-	if e.opts.realTime && e.running.Load() == nil {
-		e.followWallClock()
+	if e.opts.realTime && e.running.Load() == nil && !e.followWallClockFor(c) {
+		return true
 	}
 	if e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
 		// Redis reads nothing while a script runs, until the busy
@@ -145,6 +145,20 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 	return true
 }
 
+// busyCheck is whileBusy for a command that passed the hook while no
+// script ran, and then found miniredis's lock held: a script may have
+// started in between, and a client waiting for the lock must get BUSY once
+// that script passes the busy threshold, not wait for its end.
+func (e *Engine) busyCheck(c *server.Peer, cmd string, args []string) bool {
+	r := e.running.Load()
+	return r != nil && r.caller != c && e.whileBusy(c, r, cmd, args)
+}
+
+// busyWhileWaiting is busyCheck for miniredis's own commands, which reach
+// the lock without their name: whileBusy answers any but the engine's
+// commands with BUSY.
+func (e *Engine) busyWhileWaiting(c *server.Peer) bool { return e.busyCheck(c, "", nil) }
+
 // waitBusy waits, as Redis does, for whichever comes first: r's end, or
 // the busy threshold, after which Redis answers everyone with BUSY. It
 // reports whether r still runs.
@@ -189,7 +203,9 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 		c.WriteInline("QUEUED")
 		return
 	}
-	e.m.Lock()
+	if !e.m.LockFor(c, func(c *server.Peer) bool { return e.busyCheck(c, cmd, args) }) {
+		return
+	}
 	defer e.m.Unlock()
 	e.runCommand(c, cmd, args)
 }

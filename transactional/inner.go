@@ -73,7 +73,9 @@ func (e *Engine) runNowOrQueued(c *server.Peer, fn func(*server.Peer)) {
 		c.WriteInline("QUEUED")
 		return
 	}
-	e.m.Lock()
+	if !e.m.LockFor(c, e.busyWhileWaiting) {
+		return
+	}
 	defer e.m.Unlock()
 	fn(c)
 }

@@ -179,3 +179,8 @@ func (c runCtx) Err() error {
 }
 
 var _ context.Context = runCtx{}
+
+// testHookLocked, when a test sets it, runs when a script holds
+// miniredis's lock but is not yet marked running: the instant in which a
+// command that passed the hook finds the lock taken.
+var testHookLocked atomic.Pointer[func()]

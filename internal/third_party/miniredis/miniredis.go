@@ -57,7 +57,8 @@ type RedisDB struct {
 
 // Miniredis is a Redis server implementation.
 type Miniredis struct {
-	sync.Mutex
+	lock                                // scriptgen: a lock a waiting client can give up (lock.go)
+	busyCheck   func(*server.Peer) bool // scriptgen: see SetBusyCheck
 	srv         *server.Server
 	nextPreHook server.Hook
 	ip          string
@@ -519,6 +520,10 @@ func (m *Miniredis) Dump() string {
 func (m *Miniredis) SetTime(t time.Time) {
 	m.Lock()
 	defer m.Unlock()
+	m.setTimeLocked(t)
+}
+
+func (m *Miniredis) setTimeLocked(t time.Time) {
 	m.now = t
 	m.ticked = false
 	// keep the ClockTTL baseline sane when the clock jumps backwards; a

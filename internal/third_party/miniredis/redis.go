@@ -208,7 +208,9 @@ func withTx(
 		c.WriteInline("QUEUED")
 		return
 	}
-	m.Lock()
+	if !m.LockFor(c, m.busyCheck) {
+		return
+	}
 	cb(c, ctx)
 	// done, wake up anyone who waits on anything.
 	m.signal.Broadcast()

@@ -1,0 +1,98 @@
+package miniredis
+
+import (
+	"sync"
+	"time"
+
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+)
+
+// scriptgen: miniredis's lock is a one-slot channel instead of a
+// sync.Mutex, so that a client waiting for it can stop waiting. A script
+// holds the lock for its whole run; a command that reached the lock just
+// after the script took it waited, with a sync.Mutex, until the script
+// ended, where Redis answers it BUSY once the script passes the busy
+// threshold (and a script that never ends kept it waiting forever).
+// Its zero value is an unlocked lock, as a sync.Mutex's is (upstream's
+// tests build a Miniredis literal).
+type lock struct {
+	once sync.Once
+	made chan struct{}
+}
+
+// slot is the channel, made on first use.
+func (l *lock) slot() chan struct{} {
+	l.once.Do(func() { l.made = make(chan struct{}, 1) })
+	return l.made
+}
+
+// Lock takes the lock, waiting as long as it takes.
+func (l *lock) Lock() { l.slot() <- struct{}{} }
+
+// Unlock releases the lock; unlocking an unlocked lock is a bug, as with
+// sync.Mutex.
+func (l *lock) Unlock() {
+	select {
+	case <-l.slot():
+	default:
+		panic("miniredis: unlock of unlocked lock")
+	}
+}
+
+// TryLock takes the lock if it is free, and reports whether it did.
+func (l *lock) TryLock() bool {
+	select {
+	case l.slot() <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// busyPoll is how often a client waiting for the lock asks whether it
+// should stop waiting. Only a wait longer than a command's usual hold
+// (microseconds) sees it.
+const busyPoll = 10 * time.Millisecond
+
+// LockFor takes the lock for client c, or gives up when answered(), asked
+// every busyPoll while the lock is held, reports that it replied to c (a
+// BUSY error: the holder is a script past the busy threshold). It reports
+// whether it took the lock. Without answered, it is Lock.
+func (m *Miniredis) LockFor(c *server.Peer, answered func(*server.Peer) bool) bool {
+	if m.TryLock() {
+		return true
+	}
+	if answered == nil {
+		m.Lock()
+		return true
+	}
+	t := time.NewTicker(busyPoll)
+	defer t.Stop()
+	for {
+		select {
+		case m.slot() <- struct{}{}:
+			return true
+		case <-t.C:
+			if answered(c) {
+				return false
+			}
+		}
+	}
+}
+
+// SetBusyCheck gives miniredis the function its client commands ask while
+// they wait for the lock (see LockFor): the engine answers BUSY through
+// it. It must be set before the server serves.
+func (m *Miniredis) SetBusyCheck(answered func(*server.Peer) bool) { m.busyCheck = answered }
+
+// SetTimeFor is SetTime and Tick under one hold of the lock, taken for
+// client c as LockFor takes it; it reports whether it moved the clock.
+func (m *Miniredis) SetTimeFor(c *server.Peer, t time.Time, answered func(*server.Peer) bool) bool {
+	if !m.LockFor(c, answered) {
+		return false
+	}
+	defer m.Unlock()
+	m.setTimeLocked(t)
+	m.tickLocked()
+	return true
+}
