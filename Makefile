@@ -6,7 +6,7 @@
 GO        ?= go
 SCRIPTGEN := bin/scriptgen
 
-.PHONY: all build lint test-lua bundle generate plots test bench pgo fmt vet forks clean
+.PHONY: all build lint test-lua bundle generate plots test redis-suite bench pgo fmt vet forks clean
 
 all: lint test-lua bundle generate
 
@@ -47,9 +47,12 @@ plots: build
 # -short size, then the library's exactness tests run again at full size
 # (64 goroutines x 2,000 requests per limiter) without it, as does Lua
 # 5.1's own test suite (constructs.lua: 40 s under the race detector).
+# Redis's own test suite (scripting and functions units, against serve
+# and redis-server) fails on any test not in its known-failures list.
 # Last, a minute of random client streams against serve (FuzzServe).
 test: vet fmt
 	$(GO) test -race -short -timeout 25m ./...
+	$(GO) test -count=1 -timeout 10m -run '^TestRedisSuite$$' ./internal/redissuite
 	$(GO) test -count=1 -timeout 15m ./internal/libtest
 	$(GO) test -count=1 -run '^TestLua$$' ./internal/third_party/gopher-lua
 	$(GO) test -run '^$$' -fuzz '^FuzzServe$$' -fuzztime 60s ./transactional
@@ -60,6 +63,14 @@ vet:
 fmt:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+# Redis's own test suite for the installed redis-server's version (Debian's
+# source package, fetched with apt-get into the user cache), every unit of
+# issue 28 against serve and against redis-server, each on a fresh server:
+# one table of ok / fail / error / never reached, then each test passing on
+# redis-server and not on serve. Needs tcl and dpkg-dev.
+redis-suite:
+	$(GO) test -count=1 -timeout 120m -v -run '^TestRedisSuite$$' ./internal/redissuite -args -units all
 
 # Benchmarks build with the CLI's profile (below), so that they measure
 # the code `scriptgen` runs.

@@ -58,6 +58,7 @@ var layers = map[string][]string{
 	"internal/redistest":   {},
 	"internal/clustertest": {"internal/redistest"},
 	"internal/libtest":     {},
+	"internal/redissuite":  {},
 	"internal/archtest":    {},
 	"testscripts":          {},
 }
