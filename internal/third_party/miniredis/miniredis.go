@@ -79,6 +79,8 @@ type Miniredis struct {
 	ttlNow      time.Duration // scriptgen: the TTL clock, see ttlclock.go
 	redisExpiry bool          // scriptgen: see RedisExpiry
 	subscribers map[*Subscriber]struct{}
+	config      *config // scriptgen: CONFIG's parameters (cmd_config.go)
+	admin       admin   // scriptgen: DEBUG's switches and ACL's users (cmd_debug.go, cmd_acl.go)
 	rand        *rand.Rand
 	Ctx         context.Context
 	CtxCancel   context.CancelFunc
@@ -241,6 +243,9 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsHll(m)
 	commandsClient(m)
 	commandsObject(m)
+	commandsConfig(m) // scriptgen
+	commandsDebug(m)  // scriptgen
+	commandsSort(m)   // scriptgen
 	commandsKeys(m)   // scriptgen
 	commandsStrict(m) // scriptgen: last, it wraps the commands above
 
