@@ -79,7 +79,7 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	if !info.ArityOK(n) {
 		return refuse(luaErrWrongArity)
 	}
-	if info.Flags.Has(commands.NoScript) {
+	if info.Flags.Has(commands.NoScript) && !s.e.noScriptAllowed(info) {
 		return refuse(luaErrNotAllowed)
 	}
 	name, _, _ := strings.Cut(info.Name, "|")
@@ -90,6 +90,9 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	if info.Flags.Has(commands.Write) {
 		if r.readOnly {
 			return refuse("-" + miniredis.MsgWriteFromReadOnly)
+		}
+		if msg := s.e.refusalInScript(r, info); msg != "" {
+			return refuse("-" + msg)
 		}
 		r.wrote.Store(true)
 		if r.journal != nil {

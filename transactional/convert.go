@@ -1,6 +1,8 @@
 package transactional
 
 import (
+	"strings"
+
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
 	"github.com/scriptgen/scriptgen/transactional/internal/lua51"
@@ -57,7 +59,8 @@ func writeLuaTable(w *resp.Writer, t *lua.LTable, resp3 bool, depth int) {
 		return
 	}
 	if b, ok := t.RawGetString("big_number").(lua.LString); ok {
-		w.BigNumber(string(b))
+		// luaReplyToRedisReply maps CR and LF to spaces (sdsmapchars).
+		w.BigNumber(strings.NewReplacer("\r", " ", "\n", " ").Replace(string(b)))
 		return
 	}
 	if m, ok := t.RawGetString("map").(*lua.LTable); ok {

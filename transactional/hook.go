@@ -42,6 +42,9 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 			return true
 		}
 	}
+	if e.refuseWrite(c, cmd, args) {
+		return true
+	}
 	if !scriptCommands[cmd] {
 		return e.redisWay(c, cmd, args)
 	}
@@ -103,7 +106,7 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 // the busy threshold, after which Redis answers everyone with BUSY. It
 // reports whether r still runs.
 func (e *Engine) waitBusy(r *run) bool {
-	wait := e.opts.busyThreshold - time.Since(r.start)
+	wait := e.busyThreshold() - time.Since(r.start)
 	if wait <= 0 {
 		return true
 	}

@@ -46,7 +46,7 @@ var maxmemoryPolicies = []string{"volatile-lru", "volatile-lfu", "volatile-rando
 var configTable = []configParam{
 	{name: "maxmemory", kind: cfgMemory, def: "0", max: math.MaxInt64},
 	{name: "maxmemory-policy", kind: cfgEnum, def: "noeviction", enum: maxmemoryPolicies},
-	{name: "maxmemory-samples", kind: cfgInt, def: "5", min: 1, max: 64},
+	{name: "maxmemory-samples", kind: cfgInt, def: "5", min: 1, max: math.MaxInt32},
 	{name: "busy-reply-threshold", alias: "lua-time-limit", kind: cfgInt, def: "5000", max: math.MaxInt64},
 	{name: "hash-max-listpack-entries", alias: "hash-max-ziplist-entries", kind: cfgInt, def: "128", max: math.MaxInt64},
 	{name: "hash-max-listpack-value", alias: "hash-max-ziplist-value", kind: cfgInt, def: "64", max: math.MaxInt64},
@@ -195,22 +195,33 @@ func (m *Miniredis) cmdConfig(c *server.Peer, cmd string, args []string) {
 	if !m.isValidCMD(c, cmd, args, atLeast(1)) {
 		return
 	}
-	sub := strings.ToLower(args[0])
-	args = args[1:]
+	sub, given := strings.ToLower(args[0]), args[0]
 	wrong := func() {
 		setDirty(c)
-		c.WriteError(fmt.Sprintf(MsgUnknownSubcommand, sub, "CONFIG"))
+		c.WriteError(fmt.Sprintf(MsgUnknownSubcommand, given, "CONFIG"))
+	}
+	args = args[1:]
+	arity := func(min int) bool {
+		if len(args) < min {
+			setDirty(c)
+			c.WriteError(errWrongNumber("config|" + sub))
+			return false
+		}
+		return true
 	}
 	switch sub {
 	case "get":
-		if len(args) < 1 {
-			wrong()
+		if !arity(1) {
 			return
 		}
 		withTx(m, c, func(c *server.Peer, ctx *connCtx) { m.configGet(c, args) })
 	case "set":
-		if len(args) < 2 || len(args)%2 != 0 {
-			wrong()
+		if !arity(2) {
+			return
+		}
+		if len(args)%2 != 0 {
+			setDirty(c)
+			c.WriteError(msgSyntaxError)
 			return
 		}
 		withTx(m, c, func(c *server.Peer, ctx *connCtx) { m.configSet(c, args) })
@@ -250,13 +261,13 @@ var configHelp = []string{
 
 // writeHelp writes a HELP reply as Redis's addReplyHelp does.
 func writeHelp(c *server.Peer, cmd string, lines []string) {
-	c.WriteLen(len(lines) + 2)
+	c.WriteLen(len(lines) + 3)
 	c.WriteInline(cmd + " <subcommand> [<arg> [value] [opt] ...]. Subcommands are:")
 	for _, l := range lines {
 		c.WriteInline(l)
 	}
 	c.WriteInline("HELP")
-	c.WriteInline("    Print this help.")
+	c.WriteInline("    Prints this help.")
 }
 
 func (m *Miniredis) configGet(c *server.Peer, patterns []string) {

@@ -72,7 +72,7 @@ func (m *Miniredis) cmdDebug(c *server.Peer, cmd string, args []string) {
 			c.WriteOK()
 		case (sub == "set-active-expire" || sub == "set-skip-checksum-validation" || sub == "pause-cron" ||
 			sub == "quicklist-packed-threshold") && len(args) == 2,
-			(sub == "jmap" || sub == "change-repl-id" || sub == "loadaof") && len(args) == 1:
+			(sub == "change-repl-id" || sub == "loadaof") && len(args) == 1:
 			// Switches of parts the engine does not have: Redis's answer.
 			c.WriteOK()
 		case sub == "sleep" && len(args) == 2:

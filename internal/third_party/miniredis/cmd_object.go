@@ -34,7 +34,7 @@ func (m *Miniredis) cmdObject(c *server.Peer, cmd string, args []string) {
 		withTx(m, c, func(c *server.Peer, ctx *connCtx) { writeHelp(c, "OBJECT", objectHelp) })
 	default:
 		setDirty(c)
-		c.WriteError(fmt.Sprintf(msgFObjectUsage, sub))
+		c.WriteError(fmt.Sprintf(msgFObjectUsage, args[0]))
 	}
 }
 
