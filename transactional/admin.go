@@ -1,6 +1,7 @@
 package transactional
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -181,4 +182,56 @@ func (e *Engine) noScriptAllowed(info *commands.Command) bool {
 	// stay refused.
 	name, _, _ := strings.Cut(info.Name, "|")
 	return e.m.DisableDenyScripts() && !info.Flags.Has(commands.Blocking) && !scriptCommands[strings.ToUpper(name)]
+}
+
+// Redis's refusals of a command the connection's ACL user may not run
+// (processCommand), and of one a script's caller may not (scriptVerifyACL).
+const (
+	msgNoPermCmd     = "NOPERM this user has no permissions to run the '%s' command"
+	msgNoPermKey     = "NOPERM this user has no permissions to access one of the keys used as arguments"
+	msgScriptNoCmd   = "The user executing the script can't run this command or subcommand"
+	msgScriptNoKey   = "The user executing the script can't access at least one of the keys mentioned in the command arguments"
+	aclDeniedCommand = "cmd"
+)
+
+// refuseACL answers a command the connection's ACL user (ACL SETUSER,
+// AUTH user pass) may not run, and reports whether it did. Connections of
+// the default user, all of them unless ACL is used, skip the lock.
+func (e *Engine) refuseACL(c *server.Peer, cmd string, args []string) bool {
+	if miniredis.PeerUser(c) == "" {
+		return false
+	}
+	argv := append([]string{cmd}, args...)
+	e.m.Lock()
+	denial := e.m.ACLDenial(c, argv)
+	e.m.Unlock()
+	switch denial {
+	case "":
+		return false
+	case aclDeniedCommand:
+		name := strings.ToLower(cmd)
+		if info := lookupCommand(argv); info != nil {
+			name = info.Name
+		}
+		writeError(c, fmt.Sprintf(msgNoPermCmd, name))
+	default:
+		writeError(c, msgNoPermKey)
+	}
+	miniredis.MarkPeerDirty(c)
+	return true
+}
+
+// aclInScript is scriptVerifyACL for a command a script calls, as the
+// script's caller; the caller holds miniredis's lock.
+func (e *Engine) aclInScript(r *run, args []string) string {
+	if r.caller == nil {
+		return ""
+	}
+	switch e.m.ACLDenial(r.caller, args) {
+	case "":
+		return ""
+	case aclDeniedCommand:
+		return msgScriptNoCmd
+	}
+	return msgScriptNoKey
 }

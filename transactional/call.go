@@ -82,6 +82,9 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	if info.Flags.Has(commands.NoScript) && !s.e.noScriptAllowed(info) {
 		return refuse(luaErrNotAllowed)
 	}
+	if msg := s.e.aclInScript(r, args); msg != "" {
+		return refuse(msg)
+	}
 	name, _, _ := strings.Cut(info.Name, "|")
 	if (name == "xread" || name == "xreadgroup") && hasBlockOption(args) {
 		// Redis's own text has no ERR code; luaPushError adds it.

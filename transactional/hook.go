@@ -42,7 +42,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 			return true
 		}
 	}
-	if e.refuseWrite(c, cmd, args) {
+	if e.refuseACL(c, cmd, args) || e.refuseWrite(c, cmd, args) {
 		return true
 	}
 	if !scriptCommands[cmd] {

@@ -179,3 +179,34 @@ func TestAdmin(t *testing.T) {
 	real, tcp, do := differentialTargets(t, "enable-debug-command yes")
 	compareCases(t, adminCases, real, []target{tcp, do})
 }
+
+// ACL users as far as scripts check them: the suite's "Script ACL check"
+// and the refusals around it. AUTH switches the case's connection to bob.
+var aclCases = []tcase{
+	{name: "acl/script-check", cmds: [][]string{
+		cmd("ACL", "SETUSER", "bob", "on", ">123", "+@scripting", "+set", "+get", "~x*"),
+		cmd("ACL", "WHOAMI"), cmd("AUTH", "bob", "wrong"), cmd("AUTH", "bob", "123"), cmd("ACL", "WHOAMI"),
+		ev("return redis.acl_check_cmd('set','xx',1)", 1, "xx"),
+		ev("return redis.acl_check_cmd('hset','xx','f',1)", 1, "xx"),
+		ev("return redis.acl_check_cmd('set','yy',1)", 0),
+		ev("return redis.acl_check_cmd('invalid-cmd','arg')", 0),
+		ev("return redis.call('set','xx',1)", 1, "xx"),
+		ev("return redis.pcall('hset','xx','f',1)", 1, "xx"),
+		ev("return redis.pcall('set','yy',1)", 0),
+		cmd("SET", "x1", "v"), cmd("GET", "x1"), cmd("HSET", "x2", "f", "v"), cmd("SET", "other", "v"),
+		cmd("AUTH", "default", "nopass"),
+	}},
+	{name: "acl/users", cmds: [][]string{
+		cmd("ACL", "SETUSER", "alice", "on", "nopass", "+@all", "~*"), cmd("ACL", "SETUSER", "carol", "bogus-rule"),
+		cmd("ACL", "SETUSER", "dave", "+nosuchcommand"), cmd("ACL", "USERS"),
+		cmd("ACL", "DRYRUN", "alice", "set", "k", "v"), cmd("ACL", "DRYRUN", "nobody", "get", "k"),
+		cmd("ACL", "DELUSER", "alice", "nobody"), cmd("ACL", "DELUSER", "default"), cmd("ACL", "USERS"),
+		cmd("ACL", "DELUSER", "bob"),
+	}},
+}
+
+func TestACL(t *testing.T) {
+	real, tcp, _ := differentialTargets(t)
+	// Through Do the engine is its own process, always the default user.
+	compareCases(t, aclCases, real, []target{tcp})
+}

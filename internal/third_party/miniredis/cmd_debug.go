@@ -21,6 +21,7 @@ type admin struct {
 	saved              []savedKey // the last "RDB" DEBUG RELOAD saved
 	savedExtra         any        // ReloadHooks.Save's part of it
 	hooks              ReloadHooks
+	users              map[string]*aclUser // ACL SETUSER's users, default aside (cmd_acl.go)
 }
 
 type savedKey struct {

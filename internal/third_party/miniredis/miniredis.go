@@ -105,6 +105,7 @@ type connCtx struct {
 	subscriber       *Subscriber    // client is in PUBSUB mode if not nil
 	nested           bool           // this is called via Lua
 	nestedSHA        string         // set to the SHA of the nesting function
+	user             string         // scriptgen: the ACL user AUTH named; "" is default (cmd_acl.go)
 }
 
 // NewMiniRedis makes a new, non-started, Miniredis object.
@@ -246,6 +247,7 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsConfig(m) // scriptgen
 	commandsDebug(m)  // scriptgen
 	commandsSort(m)   // scriptgen
+	commandsACL(m)    // scriptgen
 	commandsKeys(m)   // scriptgen
 	commandsStrict(m) // scriptgen: last, it wraps the commands above
 
