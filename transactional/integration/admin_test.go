@@ -86,6 +86,7 @@ var adminCases = []tcase{
 		ev("return redis.call('debug','protocol','integer')", 0),
 		ev("return redis.call('debug','protocol','map')", 0),
 		ev("redis.setresp(3) return redis.call('debug','protocol','bignum')", 0),
+		ev("redis.setresp(3) return redis.call('debug','protocol','attrib')", 0),
 		cmd("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "0"),
 		ev("return redis.call('debug','protocol','integer')", 0),
 	}},

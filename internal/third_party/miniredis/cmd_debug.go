@@ -151,7 +151,11 @@ func debugProtocol(c *server.Peer, name string) {
 		}
 	case "attrib":
 		if resp3 {
-			c.WriteRaw("|1\r\n$14\r\nkey-popularity\r\n*2\r\n$7\r\nkey:123\r\n:90\r\n")
+			// One write: a script's reader takes the attribute and the
+			// reply it annotates together.
+			c.WriteRaw("|1\r\n$14\r\nkey-popularity\r\n*2\r\n$7\r\nkey:123\r\n:90\r\n" +
+				"$39\r\nSome real reply following the attribute\r\n")
+			return
 		}
 		c.WriteBulk("Some real reply following the attribute")
 	case "push":

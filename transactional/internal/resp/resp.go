@@ -67,6 +67,25 @@ func Parse(b []byte) (any, int, error) {
 			return &Error{Msg: s}, next, nil
 		}
 		return s, next, nil
+	case '|':
+		// An attribute: its map goes unread, the reply it annotates
+		// follows (redisProtocolToLuaType_Attribute skips it so).
+		n, err := respLength(line)
+		if err != nil {
+			return nil, 0, err
+		}
+		for i := 0; i < 2*n; i++ {
+			_, used, err := Parse(b[next:])
+			if err != nil {
+				return nil, 0, err
+			}
+			next += used
+		}
+		v, used, err := Parse(b[next:])
+		if err != nil {
+			return nil, 0, err
+		}
+		return v, next + used, nil
 	case '*', '~', '>', '%':
 		n, err := respLength(line)
 		if err != nil {
