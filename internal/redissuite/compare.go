@@ -3,6 +3,8 @@ package redissuite
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -173,16 +175,16 @@ func (k Known) Update(fresh map[string][]Gap) string {
 	}
 	var b strings.Builder
 	b.WriteString(knownHeader)
-	for _, u := range sortedKeys(units) {
+	for _, u := range slices.Sorted(maps.Keys(units)) {
 		gaps, ok := fresh[u]
 		if !ok {
-			for _, name := range sortedKeys(k[u]) {
+			for _, name := range slices.Sorted(maps.Keys(k[u])) {
 				fmt.Fprintf(&b, "%s\t%s\t%s\n", u, name, k[u][name])
 			}
 			continue
 		}
 		done := map[string]bool{}
-		for _, name := range sortedKeys(k[u]) {
+		for _, name := range slices.Sorted(maps.Keys(k[u])) {
 			// A flaky test stays listed when it passed this time.
 			if strings.HasPrefix(k[u][name], "flaky:") {
 				gaps = append(gaps, Gap{Name: name})
@@ -201,13 +203,4 @@ func (k Known) Update(fresh map[string][]Gap) string {
 		}
 	}
 	return b.String()
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
