@@ -104,6 +104,18 @@ var adminCases = []tcase{
 		cmd("DEBUG", "RELOAD", "NOSAVE", "NOFLUSH", "MERGE"), cmd("GET", "s"), cmd("FCALL", "g", "0"), cmd("FCALL", "f", "0"),
 		cmd("DEBUG", "RELOAD", "BOGUS"),
 	}},
+	// Digests are compared with each other, as Redis's tests do: equal for
+	// a copy, different after a change, zeros for no key.
+	{name: "debug/digest", setup: [][]string{{"RPUSH", "l", "a", "b"}, {"COPY", "l", "l2"}, {"ZADD", "z", "1", "a", "2", "b"}, {"COPY", "z", "z2"}}, cmds: [][]string{
+		cmd("DEBUG", "DIGEST-VALUE", "nokey"),
+		cmd("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "1"),
+		ev(`local function d(k) return redis.call('debug', 'digest-value', k)[1].ok end
+			local same = {d('l') == d('l2'), d('z') == d('z2'), d('l') == d('z')}
+			redis.call('rpush', 'l2', 'c')
+			same[4] = d('l') == d('l2')
+			return same`, 0),
+		cmd("DEBUG", "SET-DISABLE-DENY-SCRIPTS", "0"),
+	}},
 	{name: "debug/object-sleep", setup: [][]string{{"SET", "s", "12"}}, cmds: [][]string{
 		cmd("DEBUG", "OBJECT", "missing"), cmd("DEBUG", "SLEEP", "0"), cmd("DEBUG", "SET-ACTIVE-EXPIRE", "1"),
 		cmd("DEBUG", "JMAP"), cmd("DEBUG", "CHANGE-REPL-ID"), cmd("DEBUG", "QUICKLIST-PACKED-THRESHOLD", "100"),

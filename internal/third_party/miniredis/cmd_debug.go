@@ -6,7 +6,10 @@
 package miniredis
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -86,6 +89,15 @@ func (m *Miniredis) cmdDebug(c *server.Peer, cmd string, args []string) {
 			m.debugObject(c, ctx, args[1])
 		case sub == "protocol" && len(args) == 2:
 			debugProtocol(c, strings.ToLower(args[1]))
+		case sub == "digest-value":
+			db := m.db(ctx.selectedDB)
+			c.WriteLen(len(args) - 1)
+			for _, k := range args[1:] {
+				c.WriteInline(digest(db, []string{k}))
+			}
+		case sub == "digest" && len(args) == 1:
+			db := m.db(ctx.selectedDB)
+			c.WriteInline(digest(db, db.allKeys()))
 		case sub == "reload":
 			m.debugReload(c, args[1:])
 		default:
@@ -280,4 +292,31 @@ func (m *Miniredis) loadKeys(saved []savedKey, merge bool) error {
 		m.DBLocked(sk.db).RestoreSnapshot(sk.key, s)
 	}
 	return nil
+}
+
+// digest stands for DEBUG DIGEST's: a hash of the keys' names and values
+// (their DUMP payloads, a sorted set's members in order), the same for
+// the same content, and Redis's forty zeros when no key exists. Tests
+// compare digests with each other; the bytes are not Redis's.
+func digest(db *RedisDB, keys []string) string {
+	h := sha1.New()
+	n := 0
+	for _, k := range keys {
+		v, err := db.toRDB(k)
+		if err != nil || v == nil {
+			continue
+		}
+		if z, ok := v.(rdb.ZSet); ok {
+			sort.Slice(z, func(i, j int) bool { return z[i].Name < z[j].Name })
+		}
+		if len(keys) > 1 {
+			h.Write([]byte(k))
+		}
+		h.Write(rdb.Dump(v))
+		n++
+	}
+	if n == 0 {
+		return strings.Repeat("0", 40)
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
