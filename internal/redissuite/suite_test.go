@@ -133,7 +133,13 @@ func runOnServe(t *testing.T, src, unit string) Run {
 		r.Died = true
 		r.Note = lastWords(s.stderr.String())
 	default:
-		if !r.Hung && !alive(s.addr) {
+		switch {
+		case r.Hung && alive(s.addr):
+			// Slow, or one client stuck: not the whole server.
+			r.Note += "; serve still answers PING"
+		case r.Hung:
+			r.Note += "; serve no longer answers PING"
+		case !alive(s.addr):
 			r.Died, r.Note = true, "alive but not answering PING"
 		}
 	}
