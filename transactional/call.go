@@ -79,8 +79,11 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	if !info.ArityOK(n) {
 		return refuse(luaErrWrongArity)
 	}
-	if info.Flags.Has(commands.NoScript) {
+	if info.Flags.Has(commands.NoScript) && !s.e.noScriptAllowed(info) {
 		return refuse(luaErrNotAllowed)
+	}
+	if msg := s.e.aclInScript(r, args); msg != "" {
+		return refuse(msg)
 	}
 	name, _, _ := strings.Cut(info.Name, "|")
 	if (name == "xread" || name == "xreadgroup") && hasBlockOption(args) {
@@ -90,6 +93,9 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	if info.Flags.Has(commands.Write) {
 		if r.readOnly {
 			return refuse("-" + miniredis.MsgWriteFromReadOnly)
+		}
+		if msg := s.e.refusalInScript(r, info); msg != "" {
+			return refuse("-" + msg)
 		}
 		r.wrote.Store(true)
 		if r.journal != nil {

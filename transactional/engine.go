@@ -101,7 +101,8 @@ type Engine struct {
 	// pending and lets one caller at a time re-arm it.
 	limit      *time.Timer
 	limitArmed atomic.Bool
-	mem        memWatch // the Lua memory limit's watch (memory.go)
+	admin      adminState // what CONFIG sets (admin.go)
+	mem        memWatch   // the Lua memory limit's watch (memory.go)
 
 	listeners []net.Listener // guarded by mu
 	closed    bool           // guarded by mu
@@ -218,6 +219,7 @@ func New(opts ...Option) *Engine {
 
 	e.eval = newSandbox(e, false)
 	e.funcs = newFunctionRegistry(e)
+	e.wireAdmin()
 	e.srv.SetPreHook(e.hook)
 	e.m.SetBusyCheck(e.busyWhileWaiting)
 	e.srv.SetLimits(o.limits, func(p *server.Peer) (idleExempt, unauthenticated bool) {

@@ -43,6 +43,9 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 			return true
 		}
 	}
+	if e.refuseACL(c, cmd, args) || e.refuseWrite(c, cmd, args) {
+		return true
+	}
 	if !scriptCommands[cmd] {
 		return e.redisWay(c, cmd, args)
 	}
@@ -163,7 +166,7 @@ func (e *Engine) busyWhileWaiting(c *server.Peer) bool { return e.busyCheck(c, "
 // the busy threshold, after which Redis answers everyone with BUSY. It
 // reports whether r still runs.
 func (e *Engine) waitBusy(r *run) bool {
-	wait := e.opts.busyThreshold - time.Since(r.start)
+	wait := e.busyThreshold() - time.Since(r.start)
 	if wait <= 0 {
 		return true
 	}

@@ -622,8 +622,11 @@ func (s *sandbox) aclCheckCmd(L *lua.LState) int {
 		L.Error(L.Get(-1), 0)
 		return 0
 	}
-	// The default user may run everything.
-	L.Push(lua.LTrue)
+	args := make([]string, L.GetTop())
+	for i := range args {
+		args[i], _ = lua51.ToString(L.Get(i + 1))
+	}
+	L.Push(lua.LBool(s.run == nil || s.run.caller == nil || s.e.m.ACLDenial(s.run.caller, args) == ""))
 	return 1
 }
 

@@ -62,6 +62,7 @@ var layers = map[string][]string{
 	"internal/libtest":     {},
 	"internal/realworld":   {},
 	"internal/peers":       {},
+	"internal/redissuite":  {},
 	"internal/archtest":    {},
 	"testscripts":          {},
 }

@@ -18,6 +18,27 @@ import (
 func TestBusyAndKill(t *testing.T) {
 	srv := redistest.Start(t, "busy-reply-threshold 100")
 	e := transactional.New(transactional.WithBusyReplyThreshold(100*time.Millisecond), transactional.WithTimeLimit(20*time.Second))
+	compareBusy(t, srv, e)
+}
+
+// TestBusyThresholdByConfig is TestBusyAndKill with the threshold set by
+// CONFIG SET lua-time-limit (its old name) on servers started without it:
+// an engine that ignored it would answer BUSY only after 20 s.
+func TestBusyThresholdByConfig(t *testing.T) {
+	srv := redistest.Start(t)
+	e := transactional.New(transactional.WithTimeLimit(20 * time.Second))
+	if r := dial(t, srv.Addr).do(t, "CONFIG", "SET", "lua-time-limit", "100"); string(r) != "+OK\r\n" {
+		t.Fatalf("CONFIG SET lua-time-limit 100 on redis-server: %q", r)
+	}
+	if r, err := e.Do("CONFIG", "SET", "lua-time-limit", "100"); err != nil || r != transactional.Status("OK") {
+		t.Fatalf("CONFIG SET lua-time-limit 100 on the engine: %v, %v", r, err)
+	}
+	compareBusy(t, srv, e)
+}
+
+// compareBusy runs the busy scenario on the server and on the engine,
+// compares every reply, and closes both.
+func compareBusy(t *testing.T, srv *redistest.Server, e *transactional.Engine) {
 	t.Cleanup(e.Close)
 	addr, err := e.Listen("")
 	if err != nil {

@@ -88,7 +88,23 @@ func (m *Miniredis) cmdAuth(c *server.Peer, cmd string, args []string) {
 	}
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
+		// scriptgen: a user ACL SETUSER made.
+		if known, ok := m.aclAuth(ctx, opts.username, opts.password); known {
+			if ok {
+				c.WriteOK()
+			} else {
+				c.WriteError(MsgWrongPass)
+			}
+			return
+		}
 		if len(m.passwords) == 0 && opts.username == "default" {
+			if len(args) == 2 {
+				// scriptgen: the default user is nopass: any password
+				// is its, as Redis answers (back from an ACL user).
+				ctx.user = ""
+				c.WriteOK()
+				return
+			}
 			c.WriteError("ERR AUTH <password> called without any password configured for the default user. Are you sure your configuration is correct?")
 			return
 		}
@@ -103,6 +119,7 @@ func (m *Miniredis) cmdAuth(c *server.Peer, cmd string, args []string) {
 		}
 
 		ctx.authenticated = true
+		ctx.user = "" // scriptgen: the default user again
 		c.WriteOK()
 	})
 }

@@ -4,6 +4,7 @@ package miniredis
 
 import (
 	"fmt"
+	"math"
 	"math/big"
 	"strconv"
 	"strings"
@@ -600,6 +601,19 @@ func (m *Miniredis) cmdHrandfield(c *server.Peer, cmd string, args []string) {
 			c.WriteError(msgSyntaxError)
 			return
 		}
+	}
+	// scriptgen: hrandfieldWithCountCommand's bounds. A count of -2^63, or
+	// past 2^62 with values, is refused; upstream built the reply's
+	// fields one by one and served nothing else meanwhile.
+	if opts.countSet && opts.count == math.MinInt64 {
+		setDirty(c)
+		c.WriteError(fmt.Sprintf("ERR value is out of range, value must between %d and %d", -math.MaxInt64, math.MaxInt64))
+		return
+	}
+	if opts.withValues && opts.count < -math.MaxInt64/2 {
+		setDirty(c)
+		c.WriteError("ERR value is out of range")
+		return
 	}
 
 	withTx(m, c, func(peer *server.Peer, ctx *connCtx) {

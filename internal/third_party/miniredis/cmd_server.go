@@ -44,26 +44,7 @@ func (m *Miniredis) cmdMemory(c *server.Peer, cmd string, args []string) {
 				return
 			}
 
-			var (
-				value interface{}
-				ok    bool
-			)
-			switch db.keys[args[0]] {
-			case keyTypeString:
-				value, ok = db.stringKeys[args[0]]
-			case keyTypeSet:
-				value, ok = db.setKeys[args[0]]
-			case keyTypeHash:
-				value, ok = db.hashKeys[args[0]]
-			case keyTypeList:
-				value, ok = db.listKeys[args[0]]
-			case keyTypeHll:
-				value, ok = db.hllKeys[args[0]]
-			case keyTypeSortedSet:
-				value, ok = db.sortedsetKeys[args[0]]
-			case keyTypeStream:
-				value, ok = db.streamKeys[args[0]]
-			}
+			value, ok := db.value(args[0])
 			if !ok {
 				c.WriteNull()
 				return
@@ -150,4 +131,26 @@ func (m *Miniredis) cmdTime(c *server.Peer, cmd string, args []string) {
 		c.WriteBulk(strconv.FormatInt(seconds, 10))
 		c.WriteBulk(strconv.FormatInt(microseconds, 10))
 	})
+}
+
+// value is key's value, of whichever type (scriptgen: MEMORY USAGE's, for
+// the used memory estimate too).
+func (db *RedisDB) value(key string) (value interface{}, ok bool) {
+	switch db.keys[key] {
+	case keyTypeString:
+		value, ok = db.stringKeys[key]
+	case keyTypeSet:
+		value, ok = db.setKeys[key]
+	case keyTypeHash:
+		value, ok = db.hashKeys[key]
+	case keyTypeList:
+		value, ok = db.listKeys[key]
+	case keyTypeHll:
+		value, ok = db.hllKeys[key]
+	case keyTypeSortedSet:
+		value, ok = db.sortedsetKeys[key]
+	case keyTypeStream:
+		value, ok = db.streamKeys[key]
+	}
+	return value, ok
 }

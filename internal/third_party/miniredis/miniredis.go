@@ -80,6 +80,8 @@ type Miniredis struct {
 	ttlNow      time.Duration // scriptgen: the TTL clock, see ttlclock.go
 	redisExpiry bool          // scriptgen: see RedisExpiry
 	subscribers map[*Subscriber]struct{}
+	config      *config // scriptgen: CONFIG's parameters (cmd_config.go)
+	admin       admin   // scriptgen: DEBUG's switches and ACL's users (cmd_debug.go, cmd_acl.go)
 	rand        *rand.Rand
 	Ctx         context.Context
 	CtxCancel   context.CancelFunc
@@ -104,6 +106,7 @@ type connCtx struct {
 	subscriber       *Subscriber    // client is in PUBSUB mode if not nil
 	nested           bool           // this is called via Lua
 	nestedSHA        string         // set to the SHA of the nesting function
+	user             string         // scriptgen: the ACL user AUTH named; "" is default (cmd_acl.go)
 }
 
 // NewMiniRedis makes a new, non-started, Miniredis object.
@@ -242,6 +245,10 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsHll(m)
 	commandsClient(m)
 	commandsObject(m)
+	commandsConfig(m) // scriptgen
+	commandsDebug(m)  // scriptgen
+	commandsSort(m)   // scriptgen
+	commandsACL(m)    // scriptgen
 	commandsKeys(m)   // scriptgen
 	commandsStrict(m) // scriptgen: last, it wraps the commands above
 

@@ -68,23 +68,24 @@ func Parse(b []byte) (any, int, error) {
 		}
 		return s, next, nil
 	case '|':
-		// An attribute: Redis's parser for scripts (resp_parser.c) reads
-		// and drops it, and the reply is the value that follows.
+		// An attribute: its map goes unread, the reply it annotates
+		// follows (redisProtocolToLuaType_Attribute skips it so).
 		n, err := respLength(line)
 		if err != nil {
 			return nil, 0, err
 		}
-		for i := 0; i < 2*n+1; i++ {
-			v, used, err := Parse(b[next:])
+		for i := 0; i < 2*n; i++ {
+			_, used, err := Parse(b[next:])
 			if err != nil {
 				return nil, 0, err
 			}
 			next += used
-			if i == 2*n {
-				return v, next, nil
-			}
 		}
-		return nil, 0, errShortReply
+		v, used, err := Parse(b[next:])
+		if err != nil {
+			return nil, 0, err
+		}
+		return v, next + used, nil
 	case '*', '~', '>', '%':
 		n, err := respLength(line)
 		if err != nil {
