@@ -44,27 +44,8 @@ func (m *Miniredis) cmdMemory(c *server.Peer, cmd string, args []string) {
 				return
 			}
 
-			var (
-				value interface{}
-				ok    bool
-			)
-			switch db.keys[args[0]] {
-			case keyTypeString:
-				value, ok = db.stringKeys[args[0]]
-			case keyTypeSet:
-				value, ok = db.setKeys[args[0]]
-			case keyTypeHash:
-				value, ok = db.hashKeys[args[0]]
-			case keyTypeList:
-				value, ok = db.listKeys[args[0]]
-			case keyTypeHll:
-				value, ok = db.hllKeys[args[0]]
-			case keyTypeSortedSet:
-				value, ok = db.sortedsetKeys[args[0]]
-			case keyTypeStream:
-				value, ok = db.streamKeys[args[0]]
-			}
-			if !ok {
+			value := db.value(args[0])
+			if value == nil {
 				c.WriteNull()
 				return
 			}

@@ -82,6 +82,7 @@ type Miniredis struct {
 	rand        *rand.Rand
 	Ctx         context.Context
 	CtxCancel   context.CancelFunc
+	started     time.Time // scriptgen: INFO's uptime
 }
 
 type txCmd func(*server.Peer, *connCtx)
@@ -109,6 +110,7 @@ type connCtx struct {
 func NewMiniRedis() *Miniredis {
 	m := Miniredis{
 		subscribers: map[*Subscriber]struct{}{},
+		started:     time.Now(),
 	}
 	m.Ctx, m.CtxCancel = context.WithCancel(context.Background())
 	m.signal = sync.NewCond(&m)
