@@ -22,5 +22,18 @@ func init() {
 		tcase{name: "command/subcommands-resp3", resp3: true, cmds: [][]string{
 			cmd("COMMAND", "INFO", "get", "xadd", "nosuch"), cmd("COMMAND", "DOCS", "set", "client|kill"), cmd("COMMAND", "COUNT"),
 		}},
+		tcase{name: "client/errors", cmds: [][]string{
+			cmd("CLIENT"), cmd("CLIENT", "ID", "x"), cmd("CLIENT", "KILL", "1.2.3.4:5"), cmd("CLIENT", "KILL", "ID", "999999"),
+			cmd("CLIENT", "KILL", "ID", "x"), cmd("CLIENT", "KILL", "ID", "0"), cmd("CLIENT", "KILL", "FOO", "x"), cmd("CLIENT", "KILL"),
+			cmd("CLIENT", "KILL", "ID", "1", "SKIPME", "maybe"), cmd("CLIENT", "KILL", "ADDR", "1.1.1.1:1", "ID"),
+			cmd("CLIENT", "KILL", "TYPE", "pubsub"), cmd("CLIENT", "KILL", "TYPE", "x"), cmd("CLIENT", "KILL", "USER", "nosuch"),
+			cmd("CLIENT", "KILL", "USER", "default", "ID", "999999"), cmd("CLIENT", "LIST", "TYPE", "x"), cmd("CLIENT", "LIST", "ID", "1", "x"),
+			cmd("CLIENT", "LIST", "ID", "999999"), cmd("CLIENT", "LIST", "TYPE", "pubsub"), cmd("CLIENT", "LIST", "FOO"),
+			cmd("CLIENT", "NO-EVICT", "x"), cmd("CLIENT", "NO-EVICT", "on"), cmd("CLIENT", "NO-EVICT", "OFF"), cmd("CLIENT", "NO-EVICT"),
+			cmd("CLIENT", "REPLY", "x"), cmd("CLIENT", "REPLY", "on"), cmd("CLIENT", "SETNAME", "a b"), cmd("CLIENT", "SETNAME", "a\x01"),
+			cmd("CLIENT", "SETNAME"), cmd("CLIENT", "SETNAME", ""), cmd("CLIENT", "GETNAME"), cmd("CLIENT", "SETNAME", "n"),
+			cmd("CLIENT", "GETNAME"), cmd("CLIENT", "GETNAME", "x"), cmd("CLIENT", "SETINFO", "lib-name", "x"), cmd("CLIENT", "HELP"),
+			cmd("CLIENT", "HELP", "x"), cmd("CLIENT", "foo"),
+		}},
 	)
 }

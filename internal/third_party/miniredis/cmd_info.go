@@ -79,7 +79,7 @@ func (m *Miniredis) cmdInfo(c *server.Peer, cmd string, args []string) {
 			b.WriteString("# " + title + "\r\n")
 			m.infoSection(&b, s.name)
 		}
-		c.WriteBulk(b.String())
+		writeVerbatim(c, b.String())
 	})
 }
 

@@ -24,6 +24,8 @@ func (s *Server) servePeer(c net.Conn) {
 	peer := &Peer{
 		w: bufio.NewWriter(c),
 	}
+	s.addClient(peer, c, ic)
+	defer s.dropClient(peer)
 	// What the reader needs of the client's state, as of its last command:
 	// whether it may idle, whether it has yet to AUTH.
 	var unauth atomic.Bool
@@ -104,6 +106,7 @@ func (s *Server) servePeer(c net.Conn) {
 			return
 		}
 		ic.busy.Store(true)
+		peer.client.begin(peer, req.args)
 		ok := s.dispatchSafe(c, peer, req.args)
 		if !ok {
 			return
