@@ -22,6 +22,12 @@ func init() {
 		tcase{name: "command/subcommands-resp3", resp3: true, cmds: [][]string{
 			cmd("COMMAND", "INFO", "get", "xadd", "nosuch"), cmd("COMMAND", "DOCS", "set", "client|kill"), cmd("COMMAND", "COUNT"),
 		}},
+		// Found by TestGrammarCommands: SET with a deadline in the past
+		// left the deadline behind, on a key that no longer existed.
+		tcase{name: "string/set-exat-past-then-write", cmds: [][]string{
+			cmd("SET", "c", "x", "EXAT", "1"), cmd("EXISTS", "c"), cmd("MSETNX", "c", "a"), cmd("TTL", "c"),
+			cmd("SET", "d", "x", "PXAT", "1", "GET"), cmd("APPEND", "d", "y"), cmd("TTL", "d"), cmd("GET", "d"),
+		}},
 		tcase{name: "client/errors", cmds: [][]string{
 			cmd("CLIENT"), cmd("CLIENT", "ID", "x"), cmd("CLIENT", "KILL", "1.2.3.4:5"), cmd("CLIENT", "KILL", "ID", "999999"),
 			cmd("CLIENT", "KILL", "ID", "x"), cmd("CLIENT", "KILL", "ID", "0"), cmd("CLIENT", "KILL", "FOO", "x"), cmd("CLIENT", "KILL"),

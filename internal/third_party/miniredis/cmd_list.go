@@ -254,7 +254,7 @@ func (m *Miniredis) cmdLpos(c *server.Peer, cmd string, args []string) {
 		}
 
 		var currentRank, currentCount int
-		vals := make([]int, 0, count)
+		vals := make([]int, 0, min(count, len(l))) // scriptgen: COUNT may be near 2^63
 		iterate(func(i int, e string) bool {
 			if e == element {
 				currentRank++

@@ -603,7 +603,7 @@ func (m *Miniredis) cmdZrange(c *server.Peer, cmd string, args []string) {
 				WithScores: opts.WithScores,
 			})
 		default:
-			if opts.WithLimit {
+			if opts.WithLimit && opts.Count != "-1" { // scriptgen: -1 is no limit
 				c.WriteError(msgLimitCombination)
 				return
 			}

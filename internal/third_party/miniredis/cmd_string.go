@@ -168,7 +168,10 @@ func (m *Miniredis) cmdSet(c *server.Peer, cmd string, args []string) {
 			if opts.ttl >= 0 { // EXAT/PXAT can expire right away
 				db.stringSet(opts.key, opts.value)
 			}
-			if opts.ttl != 0 {
+			// scriptgen: not for a key EXAT or PXAT in the past left
+			// unset: its deadline outlived it, and a later MSETNX or
+			// APPEND made a key that TTL said was gone.
+			if opts.ttl > 0 {
 				db.setTTL(opts.key, opts.ttl)
 			}
 		}
@@ -277,7 +280,7 @@ func (m *Miniredis) cmdMset(c *server.Peer, cmd string, args []string) {
 	if len(args)%2 != 0 {
 		setDirty(c)
 		// non-default error message
-		c.WriteError("ERR wrong number of arguments for MSET")
+		c.WriteError(errWrongNumber("mset")) // scriptgen: Redis 7's text, not upstream's
 		return
 	}
 
@@ -304,7 +307,7 @@ func (m *Miniredis) cmdMsetnx(c *server.Peer, cmd string, args []string) {
 	if len(args)%2 != 0 {
 		setDirty(c)
 		// non-default error message (yes, with 'MSET').
-		c.WriteError("ERR wrong number of arguments for MSET")
+		c.WriteError(errWrongNumber("msetnx")) // scriptgen: Redis 7's text
 		return
 	}
 

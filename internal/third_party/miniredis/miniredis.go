@@ -243,8 +243,9 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsHll(m)
 	commandsClient(m)
 	commandsObject(m)
-	commandsKeys(m)   // scriptgen
-	commandsStrict(m) // scriptgen: last, it wraps the commands above
+	commandsKeys(m)        // scriptgen
+	commandsZrangestore(m) // scriptgen
+	commandsStrict(m)      // scriptgen: last, it wraps the commands above
 
 	return nil
 }

@@ -1,0 +1,34 @@
+package integration
+
+// What TestGrammarCommands found, each fixed in the miniredis copy (see
+// its README, "Found by the grammar differential"): the order in which
+// Redis reads options, counts and ranges, and the texts it answers.
+func init() {
+	cases = append(cases,
+		tcase{name: "grammar/zrange-options-first", setup: [][]string{{"ZADD", "z", "1", "a", "2", "b", "3", "c"}}, cmds: [][]string{
+			cmd("ZRANGE", "z", "x", "y", "LIMIT", "0", "1"), cmd("ZRANGE", "z", "0", "1", "LIMIT", "0", "-1"), cmd("ZRANGE", "z", "x", "1", "foo"),
+			cmd("ZRANGE", "z", "-", "+", "BYLEX", "WITHSCORES"), cmd("ZRANGE", "z", "0", "2", "BYLEX", "BYSCORE"), cmd("ZRANGE", "z", "0", "2", "BYSCORE", "BYSCORE"), cmd("ZRANGE", "z", "0", "1", "LIMIT", "01", "1", "BYSCORE"),
+			cmd("ZRANGE", "z", "0", "1", "LIMIT", "0"), cmd("ZREVRANGE", "WITHSCORES", "z", "10", "3"), cmd("ZREVRANGE", "z", "0", "1", "BYSCORE"),
+			cmd("ZREVRANGE", "z", "0", "1", "LIMIT", "0", "1"), cmd("ZRANGEBYSCORE", "z", "LIMIT", "-2.5", "x", "LIMIT", "1", "1"),
+			cmd("ZRANGEBYSCORE", "z", "0", "1", "REV"), cmd("ZRANGEBYLEX", "z", "-", "+", "WITHSCORES"), cmd("ZREVRANGEBYSCORE", "z", "x", "1", "foo"),
+			cmd("ZRANGESTORE", "d", "z", "0", "-1"), cmd("ZRANGE", "d", "0", "-1", "WITHSCORES"), cmd("ZRANGESTORE", "d", "z", "(1", "3", "BYSCORE", "LIMIT", "0", "1"),
+			cmd("ZRANGESTORE", "d", "z", "0", "1", "WITHSCORES"), cmd("ZRANGESTORE", "d", "z", "1.5", "1.5", "LIMIT", "0", "-1"),
+			cmd("ZRANGESTORE", "d", "z", "[a", "[b", "BYLEX", "REV"), cmd("ZRANGESTORE", "d", "z", "[b", "[a", "BYLEX", "REV"), cmd("ZRANGE", "d", "0", "-1"),
+			cmd("ZRANGESTORE", "d", "z", "5", "6"), cmd("EXISTS", "d"),
+		}},
+		tcase{name: "grammar/numkeys", setup: [][]string{{"ZADD", "z", "1", "a"}, {"RPUSH", "l", "x"}}, cmds: [][]string{
+			cmd("ZUNIONSTORE", "d", "+1", "z"), cmd("ZUNIONSTORE", "d", "01", "z"), cmd("ZINTERSTORE", "d", "-0", "z"), cmd("ZUNIONSTORE", "d", "0", "z"),
+			cmd("ZUNIONSTORE", "d", "9223372036854775807", "z", "z"), cmd("ZUNIONSTORE", "d", "2147483648", "z"), cmd("ZUNION", "5", "z"),
+			cmd("ZUNION", "-1", "z"), cmd("ZINTER", "x", "z"), cmd("PING"),
+			cmd("LMPOP", "01", "l", "left"), cmd("LMPOP", "0", "l", "left"), cmd("LMPOP", "x", "l", "left"), cmd("LMPOP", "2", "l", "left"),
+			cmd("ZMPOP", "-1", "z", "min"), cmd("ZMPOP", "+1", "z", "min"), cmd("BZMPOP", "0", "0", "z", "min"),
+			cmd("MSET", "a", "1", "b"), cmd("MSETNX", "a", "1", "b"),
+			cmd("LPOS", "l", "x", "COUNT", "9223372036854775807"), cmd("LPOS", "l", "x", "COUNT", "0", "MAXLEN", "9223372036854775807"), cmd("PING"),
+		}},
+		tcase{name: "grammar/expire-options-first", setup: [][]string{{"SET", "a", "1"}}, cmds: [][]string{
+			cmd("PEXPIRE", "a", "x", "foo"), cmd("EXPIRE", "a", "1", "gt", "lt"), cmd("EXPIRE", "a", "1", "nx", "gt"), cmd("EXPIRE", "a", "x", "gt", "lt"),
+			cmd("EXPIREAT", "a", "1", "xx", "lt", "gt"), cmd("PEXPIRE", "a", "XX", "-9223372036854775808000", "NX"), cmd("EXPIRE", "a", "100", "xx", "gt"),
+			cmd("TTL", "a"),
+		}},
+	)
+}
