@@ -28,6 +28,12 @@ func init() {
 			cmd("SET", "c", "x", "EXAT", "1"), cmd("EXISTS", "c"), cmd("MSETNX", "c", "a"), cmd("TTL", "c"),
 			cmd("SET", "d", "x", "PXAT", "1", "GET"), cmd("APPEND", "d", "y"), cmd("TTL", "d"), cmd("GET", "d"),
 		}},
+		tcase{name: "server/latency-wait-memory", setup: [][]string{{"SET", "k", "v"}}, cmds: [][]string{
+			cmd("LATENCY", "LATEST"), cmd("LATENCY", "HISTORY", "command"), cmd("LATENCY", "RESET"), cmd("LATENCY", "RESET", "a", "b"),
+			cmd("LATENCY", "DOCTOR"), cmd("LATENCY", "GRAPH", "command"), cmd("LATENCY", "foo"), cmd("LATENCY"), cmd("LATENCY", "HISTORY"),
+			cmd("LATENCY", "HELP"), cmd("WAIT", "0", "0"), cmd("WAIT", "1", "10"), cmd("WAIT", "x", "0"), cmd("MEMORY", "USAGE", "nosuch"),
+			cmd("MEMORY", "USAGE", "k", "x"),
+		}},
 		tcase{name: "client/errors", cmds: [][]string{
 			cmd("CLIENT"), cmd("CLIENT", "ID", "x"), cmd("CLIENT", "KILL", "1.2.3.4:5"), cmd("CLIENT", "KILL", "ID", "999999"),
 			cmd("CLIENT", "KILL", "ID", "x"), cmd("CLIENT", "KILL", "ID", "0"), cmd("CLIENT", "KILL", "FOO", "x"), cmd("CLIENT", "KILL"),

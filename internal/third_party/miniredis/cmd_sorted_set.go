@@ -1548,7 +1548,11 @@ func (m *Miniredis) cmdZmpop(c *server.Peer, cmd string, args []string) {
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		if !m.zmpop(c, ctx, keys, reverse, count) {
-			c.WriteLen(-1)
+			if c.Resp3 { // scriptgen: a RESP3 null, as LMPOP's and Redis's
+				c.WriteNull()
+			} else {
+				c.WriteLen(-1)
+			}
 		}
 	})
 }
@@ -1654,7 +1658,11 @@ func (m *Miniredis) cmdBzmpop(c *server.Peer, cmd string, args []string) {
 	ctx := getCtx(c)
 	if ctx.nested {
 		if !m.zmpop(c, ctx, keys, reverse, count) {
-			c.WriteLen(-1)
+			if c.Resp3 { // scriptgen: a RESP3 null, as LMPOP's and Redis's
+				c.WriteNull()
+			} else {
+				c.WriteLen(-1)
+			}
 		}
 		return
 	}

@@ -245,6 +245,7 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsObject(m)
 	commandsKeys(m)        // scriptgen
 	commandsZrangestore(m) // scriptgen
+	commandsLatency(m)     // scriptgen
 	commandsStrict(m)      // scriptgen: last, it wraps the commands above
 
 	return nil

@@ -165,6 +165,11 @@ func badInteger(cmd string, args []string) string {
 			return check(msgInvalidInt, 1)
 		}
 	case "SET":
+		// An expiry option with nothing after it is a syntax error in
+		// Redis (scriptgen; upstream: not an integer).
+		if n := len(args); n > 2 && isExpiryOption(args[n-1]) {
+			return msgSyntaxError
+		}
 		return after(2, msgInvalidInt, "EX", "PX", "EXAT", "PXAT")
 	case "GETEX":
 		return after(1, msgInvalidInt, "EX", "PX", "EXAT", "PXAT")
@@ -185,10 +190,27 @@ func badInteger(cmd string, args []string) string {
 	case "ZRANGEBYLEX", "ZREVRANGEBYLEX":
 		return badZrange(args, zByLex)
 	case "LMPOP", "ZMPOP":
-		return badMpopNumkeys(args)
+		if msg := badMpopNumkeys(args); msg != "" {
+			return msg
+		}
+		return badMpopCount(args)
+	case "SINTERCARD":
+		if msg := badMpopNumkeys(args); msg != "" || len(args) == 0 {
+			return msg
+		}
+		n, _ := strconv.Atoi(args[0])
+		if n > len(args)-1 {
+			return "" // the handler's "Number of keys can't be greater …" comes first
+		}
+		if rest := args[1+n:]; len(rest) == 2 && strings.EqualFold(rest[0], "LIMIT") && (!isRedisInteger(rest[1]) || rest[1][0] == '-') {
+			return "ERR LIMIT can't be negative"
+		}
 	case "BLMPOP", "BZMPOP":
 		if len(args) > 1 {
-			return badMpopNumkeys(args[1:])
+			if msg := badMpopNumkeys(args[1:]); msg != "" {
+				return msg
+			}
+			return badMpopCount(args[1:])
 		}
 	case "LPOS":
 		return badLposOption(args)
@@ -236,14 +258,14 @@ const (
 // commands its code serves (ZRANGESTORE after the destination, ZREVRANGE,
 // Z[REV]RANGEBYSCORE, Z[REV]RANGEBYLEX) before it reads the range or
 // looks the key up, or "": the options in order (an unknown one, BYSCORE,
-// BYLEX or REV for any but ZRANGE, a second BYSCORE or BYLEX, WITHSCORES
+// BYLEX or REV for any but ZRANGE, a second BYSCORE, BYLEX or REV, WITHSCORES
 // for a store, or a LIMIT without two arguments is a syntax error; LIMIT's
 // two are integers); then a LIMIT (with a count other
 // than -1) on a rank range and WITHSCORES with BYLEX refused, and a rank
 // range read as integers. scriptgen: found by the grammar differential;
 // the checks read the range first.
 func badZrange(args []string, cmdBy int) string {
-	by, withScores, limit, chosen := cmdBy, false, false, false
+	by, withScores, limit, chosen, rev := cmdBy, false, false, false, false
 	if cmdBy >= zByAny {
 		by = zByRank
 	}
@@ -255,7 +277,8 @@ func badZrange(args []string, cmdBy int) string {
 			by, chosen = zByScore, true
 		case a == "bylex" && cmdBy >= zByAny && !chosen:
 			by, chosen = zByLex, true
-		case a == "rev" && cmdBy >= zByAny:
+		case a == "rev" && cmdBy >= zByAny && !rev:
+			rev = true
 		case a == "limit" && i+2 < len(args):
 			if !isRedisInteger(args[i+1]) || !isRedisInteger(args[i+2]) {
 				return msgInvalidInt
@@ -274,6 +297,33 @@ func badZrange(args []string, cmdBy int) string {
 		return msgWithscoresBylex
 	case by == zByRank && len(args) >= 3 && (!isRedisInteger(args[1]) || !isRedisInteger(args[2])):
 		return msgInvalidInt
+	}
+	return ""
+}
+
+func isExpiryOption(s string) bool {
+	for _, o := range []string{"EX", "PX", "EXAT", "PXAT"} {
+		if strings.EqualFold(s, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// badMpopCount is the error Redis gives LMPOP's and ZMPOP's COUNT, read
+// before any key is looked up (args from numkeys on), or "".
+func badMpopCount(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 1 || n > len(args)-2 {
+		return ""
+	}
+	if rest := args[n+2:]; len(rest) == 2 && strings.EqualFold(rest[0], "COUNT") {
+		if !isRedisInteger(rest[1]) || rest[1][0] == '-' || rest[1] == "0" {
+			return "ERR count should be greater than 0"
+		}
 	}
 	return ""
 }
@@ -861,7 +911,8 @@ func (m *Miniredis) storeSourcesTyped(c *server.Peer, cmd string, args []string)
 
 	if zset {
 		n, err := strconv.Atoi(args[1])
-		if err != nil || n < 1 || 2+n > len(args) {
+		if err != nil || n < 1 || n > len(args)-2 { // scriptgen: 2+n overflowed near 2^63 and panicked
+
 			return false // miniredis's argument errors
 		}
 		sources = args[2 : 2+n]
