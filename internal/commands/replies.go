@@ -50,23 +50,22 @@ func loadReplies() {
 // case) as redis-server 7.0.15 sends it, in RESP3 or RESP2, and false for a
 // name it does not know.
 func InfoReply(name string, resp3 bool) (string, bool) {
-	repliesOnce.Do(loadReplies)
-	r, ok := repliesByName[strings.ToLower(name)]
-	if !ok {
-		return "", false
-	}
-	return convert(r.info, resp3), true
+	return lookupReply(name, resp3, func(r reply) string { return r.info })
 }
 
 // DocsReply is COMMAND DOCS's name and entry for a command, the two
 // elements of its map, as InfoReply gives COMMAND INFO's.
 func DocsReply(name string, resp3 bool) (string, bool) {
+	return lookupReply(name, resp3, func(r reply) string { return r.docs })
+}
+
+func lookupReply(name string, resp3 bool, part func(reply) string) (string, bool) {
 	repliesOnce.Do(loadReplies)
 	r, ok := repliesByName[strings.ToLower(name)]
 	if !ok {
 		return "", false
 	}
-	return convert(r.docs, resp3), true
+	return convert(part(r), resp3), true
 }
 
 // TopLevel lists the commands that are nobody's subcommand, sorted: the

@@ -26,8 +26,11 @@ func init() {
 			cmd("ZINTERSTORE", "c", "9223372036854775807"), cmd("ZUNIONSTORE", "c", "9223372036854775807", "z"), cmd("SINTERCARD", "+1", "z"),
 			cmd("SINTERCARD", "1", "z", "LIMIT", "x"), cmd("SINTERCARD", "1", "z", "LIMIT", "-1"), cmd("ZRANGE", "z", "0", "1", "REV", "REV"),
 			cmd("LMPOP", "1", "l", "left", "count", "+1"), cmd("ZMPOP", "1", "z", "min", "COUNT", "01"), cmd("LMPOP", "1", "l", "left", "count", "x", "y"),
-			cmd("SINTERCARD", "3", "a", "b", "LIMIT", "x"), cmd("LMPOP"), cmd("SINTERCARD"), cmd("LMPOP", "1"),
+			cmd("SINTERCARD", "3", "a", "b", "LIMIT", "x"), cmd("LMPOP", "2", "l", "RIGHT", "COUNT", "COUNT", "-1"), cmd("LMPOP"), cmd("SINTERCARD"), cmd("LMPOP", "1"),
 			cmd("LPOS", "l", "x", "COUNT", "9223372036854775807"), cmd("LPOS", "l", "x", "COUNT", "0", "MAXLEN", "9223372036854775807"), cmd("PING"),
+		}},
+		tcase{name: "grammar/getex-past-deadline", setup: [][]string{{"SET", "c", "1"}, {"SET", "d", "1"}, {"HSET", "h", "f", "v"}}, cmds: [][]string{
+			cmd("GETEX", "c", "EXAT", "1"), cmd("EXISTS", "c"), cmd("INCR", "c"), cmd("TTL", "c"), cmd("GETEX", "d", "PXAT", "1"), cmd("GETEX", "h", "EXAT", "1"), cmd("TTL", "h"),
 		}},
 		tcase{name: "grammar/set-option-without-value", cmds: [][]string{cmd("SET", "a", "b", "EX"), cmd("SET", "a", "b", "NX", "GET", "PX"), cmd("SET", "a", "b", "EX", "1", "PX"), cmd("EXISTS", "a")}},
 		tcase{name: "grammar/zmpop-null-resp3", resp3: true, cmds: [][]string{cmd("ZMPOP", "1", "z", "MIN"), cmd("LMPOP", "1", "l", "LEFT")}},

@@ -77,15 +77,7 @@ func (m *Miniredis) cmdClient(c *server.Peer, cmd string, args []string) {
 		c.WriteError(errWrongNumber("client"))
 		return
 	}
-	sub := commands.Find(append([]string{cmd}, args...))
-	if sub == nil {
-		setDirty(c)
-		c.WriteError("ERR unknown subcommand '" + args[0] + "'. Try CLIENT HELP.")
-		return
-	}
-	if !sub.ArityOK(len(args) + 1) {
-		setDirty(c)
-		c.WriteError(errWrongNumber(sub.Name))
+	if !subcommandOK(c, cmd, args) {
 		return
 	}
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {

@@ -41,18 +41,8 @@ var commandHelp = []string{
 }
 
 func (m *Miniredis) cmdCommand(c *server.Peer, cmd string, args []string) {
-	if len(args) > 0 {
-		sub := commands.Find(append([]string{cmd}, args...))
-		if sub == nil {
-			setDirty(c)
-			c.WriteError("ERR unknown subcommand '" + args[0] + "'. Try COMMAND HELP.")
-			return
-		}
-		if !sub.ArityOK(len(args) + 1) {
-			setDirty(c)
-			c.WriteError(errWrongNumber(sub.Name))
-			return
-		}
+	if len(args) > 0 && !subcommandOK(c, cmd, args) {
+		return
 	}
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		if len(args) == 0 {
@@ -83,6 +73,23 @@ func (m *Miniredis) cmdCommand(c *server.Peer, cmd string, args []string) {
 			c.WriteError("ERR unknown subcommand '" + args[0] + "'. Try COMMAND HELP.")
 		}
 	})
+}
+
+// subcommandOK answers, as Redis does, a subcommand the table does not
+// know or one with the wrong number of arguments, and reports whether
+// there was none of either. args[0] is the subcommand.
+func subcommandOK(c *server.Peer, cmd string, args []string) bool {
+	sub := commands.Find(append([]string{cmd}, args...))
+	switch {
+	case sub == nil:
+		c.WriteError("ERR unknown subcommand '" + args[0] + "'. Try " + strings.ToUpper(cmd) + " HELP.")
+	case !sub.ArityOK(len(args) + 1):
+		c.WriteError(errWrongNumber(sub.Name))
+	default:
+		return true
+	}
+	setDirty(c)
+	return false
 }
 
 func commandInfo(c *server.Peer, names []string) {

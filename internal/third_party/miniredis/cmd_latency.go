@@ -3,7 +3,6 @@ package miniredis
 import (
 	"strings"
 
-	"github.com/scriptgen/scriptgen/internal/commands"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
@@ -45,15 +44,7 @@ func (m *Miniredis) cmdLatency(c *server.Peer, cmd string, args []string) {
 		c.WriteError(errWrongNumber(cmd))
 		return
 	}
-	sub := commands.Find(append([]string{cmd}, args...))
-	if sub == nil {
-		setDirty(c)
-		c.WriteError("ERR unknown subcommand '" + args[0] + "'. Try LATENCY HELP.")
-		return
-	}
-	if !sub.ArityOK(len(args) + 1) {
-		setDirty(c)
-		c.WriteError(errWrongNumber(sub.Name))
+	if !subcommandOK(c, cmd, args) {
 		return
 	}
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {

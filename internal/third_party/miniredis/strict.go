@@ -320,6 +320,11 @@ func badMpopCount(args []string) string {
 	if err != nil || n < 1 || n > len(args)-2 {
 		return ""
 	}
+	switch strings.ToUpper(args[n+1]) {
+	case "LEFT", "RIGHT", "MIN", "MAX":
+	default:
+		return "" // the handler's syntax error comes first
+	}
 	if rest := args[n+2:]; len(rest) == 2 && strings.EqualFold(rest[0], "COUNT") {
 		if !isRedisInteger(rest[1]) || rest[1][0] == '-' || rest[1] == "0" {
 			return "ERR count should be greater than 0"
