@@ -32,6 +32,10 @@ func init() {
 		tcase{name: "grammar/getex-past-deadline", setup: [][]string{{"SET", "c", "1"}, {"SET", "d", "1"}, {"HSET", "h", "f", "v"}}, cmds: [][]string{
 			cmd("GETEX", "c", "EXAT", "1"), cmd("EXISTS", "c"), cmd("INCR", "c"), cmd("TTL", "c"), cmd("GETEX", "d", "PXAT", "1"), cmd("GETEX", "h", "EXAT", "1"), cmd("TTL", "h"),
 		}},
+		tcase{name: "grammar/zadd-repeated-member", cmds: [][]string{
+			cmd("ZADD", "z", "LT", "-2.5", "m", "+inf", "m"), cmd("ZADD", "z", "1", "n", "2", "n", "3", "n"), cmd("ZADD", "z", "CH", "5", "o", "6", "o"),
+			cmd("ZADD", "z", "GT", "CH", "7", "m", "-1", "m"), cmd("ZADD", "z", "INCR", "1", "m", "1", "m"), cmd("ZRANGE", "z", "0", "-1", "WITHSCORES"),
+		}},
 		tcase{name: "grammar/set-option-without-value", cmds: [][]string{cmd("SET", "a", "b", "EX"), cmd("SET", "a", "b", "NX", "GET", "PX"), cmd("SET", "a", "b", "EX", "1", "PX"), cmd("EXISTS", "a")}},
 		tcase{name: "grammar/zmpop-null-resp3", resp3: true, cmds: [][]string{cmd("ZMPOP", "1", "z", "MIN"), cmd("LMPOP", "1", "l", "LEFT")}},
 		tcase{name: "grammar/expire-options-first", setup: [][]string{{"SET", "a", "1"}}, cmds: [][]string{

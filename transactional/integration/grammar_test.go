@@ -54,11 +54,7 @@ var grammarKnown = map[string]string{
 	"zincrby":   "scores beyond 2^53 are printed with %.17g by Redis, shortest here (transactional/doc.go)",
 	"ttl":       "the engine's clock stands still between commands; redis-server's moves",
 	"pttl":      "the engine's clock stands still between commands; redis-server's moves",
-	"zpopmax":   "a member scored -inf pops as inf: not yet traced",
 	"set":       "two expiry options together: Redis refuses the pair before it reads the value",
-	"lpop":      "follows a keyspace difference of an earlier command, not yet traced",
-	"lset":      "follows a keyspace difference of an earlier command, not yet traced",
-	"exists":    "follows a keyspace difference of an earlier command, not yet traced",
 }
 
 // grammarGen draws one command line from a grammar.

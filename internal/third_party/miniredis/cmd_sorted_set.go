@@ -64,7 +64,14 @@ func (m *Miniredis) cmdZadd(c *server.Peer, cmd string, args []string) {
 		ch   bool
 		incr bool
 	}
-	elems := map[string]float64{}
+	// scriptgen: the pairs in order, a member as often as given: Redis
+	// adds them one after the other, so "ZADD k LT -2.5 m +inf m" keeps
+	// -2.5; a map kept the last score, or any, of a repeated member.
+	type pair struct {
+		member string
+		score  float64
+	}
+	var elems []pair
 
 	opts.key = args[0]
 	args = args[1:]
@@ -112,7 +119,7 @@ outer:
 			c.WriteError(msgInvalidFloat)
 			return
 		}
-		elems[args[1]] = score
+		elems = append(elems, pair{args[1], score})
 		args = args[2:]
 	}
 
@@ -145,7 +152,8 @@ outer:
 		}
 
 		if opts.incr {
-			for member, delta := range elems {
+			for _, e := range elems {
+				member, delta := e.member, e.score
 				if opts.nx && db.ssetExists(opts.key, member) {
 					c.WriteNull()
 					return
@@ -161,7 +169,8 @@ outer:
 		}
 
 		res := 0
-		for member, score := range elems {
+		for _, e := range elems {
+			member, score := e.member, e.score
 			exists := db.ssetExists(opts.key, member)
 			if opts.nx && exists {
 				continue
