@@ -27,6 +27,8 @@ func init() {
 			cmd("SINTERCARD", "1", "z", "LIMIT", "x"), cmd("SINTERCARD", "1", "z", "LIMIT", "-1"), cmd("ZRANGE", "z", "0", "1", "REV", "REV"),
 			cmd("LMPOP", "1", "l", "left", "count", "+1"), cmd("ZMPOP", "1", "z", "min", "COUNT", "01"), cmd("LMPOP", "1", "l", "left", "count", "x", "y"),
 			cmd("SINTERCARD", "3", "a", "b", "LIMIT", "x"), cmd("LMPOP", "2", "l", "RIGHT", "COUNT", "COUNT", "-1"), cmd("LMPOP"), cmd("SINTERCARD"), cmd("LMPOP", "1"),
+			cmd("SINTERCARD", "1", "z", "LIMIT", "z", "z", "LIMIT", "1"), cmd("ZMPOP", "1", "z", "min", "COUNT", "count", "0"), cmd("ZMPOP", "1", "z", "min", "COUNT", "1", "COUNT", "x"),
+			cmd("SINTERCARD", "1", "z", "LIMIT", "1", "LIMIT"), cmd("LMPOP", "1", "l", "left", "FOO"),
 			cmd("LPOS", "l", "x", "COUNT", "9223372036854775807"), cmd("LPOS", "l", "x", "COUNT", "0", "MAXLEN", "9223372036854775807"), cmd("PING"),
 		}},
 		tcase{name: "grammar/getex-past-deadline", setup: [][]string{{"SET", "c", "1"}, {"SET", "d", "1"}, {"HSET", "h", "f", "v"}}, cmds: [][]string{
@@ -34,7 +36,8 @@ func init() {
 		}},
 		tcase{name: "grammar/zadd-repeated-member", cmds: [][]string{
 			cmd("ZADD", "z", "LT", "-2.5", "m", "+inf", "m"), cmd("ZADD", "z", "1", "n", "2", "n", "3", "n"), cmd("ZADD", "z", "CH", "5", "o", "6", "o"),
-			cmd("ZADD", "z", "GT", "CH", "7", "m", "-1", "m"), cmd("ZADD", "z", "INCR", "1", "m", "1", "m"), cmd("ZRANGE", "z", "0", "-1", "WITHSCORES"),
+			cmd("ZADD", "z", "GT", "CH", "7", "m", "-1", "m"), cmd("ZADD", "z", "NX", "LT", "x", "m"), cmd("ZADD", "z", "NX", "XX", "x", "m"),
+			cmd("ZADD", "z", "INCR", "x", "m", "y", "n"), cmd("ZADD", "z", "x", "m", "1"), cmd("ZADD", "z", "INCR", "1", "m", "1", "m"), cmd("ZRANGE", "z", "0", "-1", "WITHSCORES"),
 		}},
 		tcase{name: "grammar/set-option-without-value", cmds: [][]string{cmd("SET", "a", "b", "EX"), cmd("SET", "a", "b", "NX", "GET", "PX"), cmd("SET", "a", "b", "EX", "1", "PX"), cmd("EXISTS", "a")}},
 		tcase{name: "grammar/zmpop-null-resp3", resp3: true, cmds: [][]string{cmd("ZMPOP", "1", "z", "MIN"), cmd("LMPOP", "1", "l", "LEFT")}},

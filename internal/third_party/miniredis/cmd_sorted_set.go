@@ -112,17 +112,6 @@ outer:
 		c.WriteError(msgSyntaxError)
 		return
 	}
-	for len(args) > 0 {
-		score, err := strconv.ParseFloat(args[0], 64)
-		if err != nil {
-			setDirty(c)
-			c.WriteError(msgInvalidFloat)
-			return
-		}
-		elems = append(elems, pair{args[1], score})
-		args = args[2:]
-	}
-
 	if opts.xx && opts.nx {
 		setDirty(c)
 		c.WriteError(msgXXandNX)
@@ -137,10 +126,23 @@ outer:
 		return
 	}
 
-	if opts.incr && len(elems) > 1 {
+	// scriptgen: the pairs are counted, and the options checked, before
+	// the scores are read, as in Redis.
+	if opts.incr && len(args) > 2 {
 		setDirty(c)
 		c.WriteError(msgSingleElementPair)
 		return
+	}
+
+	for len(args) > 0 {
+		score, err := strconv.ParseFloat(args[0], 64)
+		if err != nil {
+			setDirty(c)
+			c.WriteError(msgInvalidFloat)
+			return
+		}
+		elems = append(elems, pair{args[1], score})
+		args = args[2:]
 	}
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {

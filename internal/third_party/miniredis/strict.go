@@ -202,9 +202,7 @@ func badInteger(cmd string, args []string) string {
 		if n > len(args)-1 {
 			return "" // the handler's "Number of keys can't be greater …" comes first
 		}
-		if rest := args[1+n:]; len(rest) == 2 && strings.EqualFold(rest[0], "LIMIT") && (!isRedisInteger(rest[1]) || rest[1][0] == '-') {
-			return "ERR LIMIT can't be negative"
-		}
+		return badOptionValue(args[1+n:], "LIMIT", "ERR LIMIT can't be negative", true)
 	case "BLMPOP", "BZMPOP":
 		if len(args) > 1 {
 			if msg := badMpopNumkeys(args[1:]); msg != "" {
@@ -325,9 +323,29 @@ func badMpopCount(args []string) string {
 	default:
 		return "" // the handler's syntax error comes first
 	}
-	if rest := args[n+2:]; len(rest) == 2 && strings.EqualFold(rest[0], "COUNT") {
-		if !isRedisInteger(rest[1]) || rest[1][0] == '-' || rest[1] == "0" {
-			return "ERR count should be greater than 0"
+	// Only one COUNT: a second is a syntax error.
+	rest := args[n+2:]
+	if len(rest) > 2 {
+		if msg := badOptionValue(rest[:2], "COUNT", "ERR count should be greater than 0", false); msg != "" {
+			return msg
+		}
+		return msgSyntaxError
+	}
+	return badOptionValue(rest, "COUNT", "ERR count should be greater than 0", false)
+}
+
+// badOptionValue reads options as Redis's loops over SINTERCARD's LIMIT and
+// MPOP's COUNT do: the one option word with a value after it, its value a
+// non-negative integer (positive unless zero is allowed) or msg; anything
+// else a syntax error.
+func badOptionValue(rest []string, word, msg string, zero bool) string {
+	for i := 0; i < len(rest); i++ {
+		if !strings.EqualFold(rest[i], word) || i+1 == len(rest) {
+			return msgSyntaxError
+		}
+		i++
+		if v := rest[i]; !isRedisInteger(v) || v[0] == '-' || (!zero && v == "0") {
+			return msg
 		}
 	}
 	return ""
