@@ -39,6 +39,10 @@ func init() {
 			cmd("ZADD", "z", "GT", "CH", "7", "m", "-1", "m"), cmd("ZADD", "z", "NX", "LT", "x", "m"), cmd("ZADD", "z", "NX", "XX", "x", "m"),
 			cmd("ZADD", "z", "INCR", "x", "m", "y", "n"), cmd("ZADD", "z", "x", "m", "1"), cmd("ZADD", "z", "INCR", "1", "m", "1", "m"), cmd("ZRANGE", "z", "0", "-1", "WITHSCORES"),
 		}},
+		tcase{name: "grammar/exclusive-infinities", setup: [][]string{{"ZADD", "z", "-inf", "a", "0", "b", "+inf", "c"}}, cmds: [][]string{
+			cmd("ZCOUNT", "z", "(-inf", "(1"), cmd("ZCOUNT", "z", "-inf", "+inf"), cmd("ZCOUNT", "z", "(-inf", "(+inf"), cmd("ZRANGEBYSCORE", "z", "(-inf", "+inf"),
+			cmd("ZREVRANGEBYSCORE", "z", "(+inf", "(-inf"), cmd("ZRANGE", "z", "(-inf", "(inf", "BYSCORE"), cmd("ZREMRANGEBYSCORE", "z", "(-inf", "(0"), cmd("ZCARD", "z"),
+		}},
 		tcase{name: "grammar/set-option-without-value", cmds: [][]string{cmd("SET", "a", "b", "EX"), cmd("SET", "a", "b", "NX", "GET", "PX"), cmd("SET", "a", "b", "EX", "1", "PX"), cmd("EXISTS", "a")}},
 		tcase{name: "grammar/zmpop-null-resp3", resp3: true, cmds: [][]string{cmd("ZMPOP", "1", "z", "MIN"), cmd("LMPOP", "1", "l", "LEFT")}},
 		tcase{name: "grammar/expire-options-first", setup: [][]string{{"SET", "a", "1"}}, cmds: [][]string{

@@ -53,7 +53,6 @@ var grammarKnown = map[string]string{
 	"zincrby":   "scores beyond 2^53 are printed with %.17g by Redis, shortest here (transactional/doc.go)",
 	"ttl":       "the engine's clock stands still between commands; redis-server's moves",
 	"pttl":      "the engine's clock stands still between commands; redis-server's moves",
-	"zcount":    "an exclusive -inf bound takes in a member scored -inf: not yet fixed",
 	"set":       "two expiry options together: Redis refuses the pair before it reads the value",
 }
 

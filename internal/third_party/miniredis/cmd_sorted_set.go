@@ -1059,10 +1059,12 @@ func parseFloatRange(s string) (float64, bool, error) {
 		inclusive = false
 	}
 	switch strings.ToLower(s) {
+	// scriptgen: "(-inf" and "(+inf" are exclusive too: a member scored
+	// -inf is outside ZCOUNT k (-inf x in Redis (upstream: inside).
 	case "+inf":
-		return math.Inf(+1), true, nil
+		return math.Inf(+1), inclusive, nil
 	case "-inf":
-		return math.Inf(-1), true, nil
+		return math.Inf(-1), inclusive, nil
 	default:
 		f, err := strconv.ParseFloat(s, 64)
 		return f, inclusive, err
