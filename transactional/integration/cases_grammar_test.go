@@ -43,6 +43,12 @@ func init() {
 			cmd("ZCOUNT", "z", "(-inf", "(1"), cmd("ZCOUNT", "z", "-inf", "+inf"), cmd("ZCOUNT", "z", "(-inf", "(+inf"), cmd("ZRANGEBYSCORE", "z", "(-inf", "+inf"),
 			cmd("ZREVRANGEBYSCORE", "z", "(+inf", "(-inf"), cmd("ZRANGE", "z", "(-inf", "(inf", "BYSCORE"), cmd("ZREMRANGEBYSCORE", "z", "(-inf", "(0"), cmd("ZCARD", "z"),
 		}},
+		tcase{name: "list/blmpop", setup: [][]string{{"RPUSH", "l", "a", "b", "c"}, {"SET", "s", "x"}}, cmds: [][]string{
+			cmd("BLMPOP", "0", "1", "l", "left", "count", "2"), cmd("BLMPOP", "0.1", "1", "nosuch", "left"), cmd("BLMPOP", "0", "01", "l", "left"),
+			cmd("BLMPOP", "x", "1", "l", "left"), cmd("BLMPOP", "-1", "1", "l", "left"), cmd("BLMPOP", "0", "1", "l", "up"), cmd("BLMPOP", "0", "1", "s", "right"),
+			cmd("BLMPOP", "0", "2", "nosuch", "l", "RIGHT", "COUNT", "5"),
+			ev("return {redis.call('RPUSH', KEYS[1], 'x'), redis.call('BLMPOP', '0', '1', KEYS[1], 'LEFT'), redis.call('BLMPOP', '0', '1', KEYS[2], 'LEFT')}", 2, "l", "nosuch"),
+		}},
 		tcase{name: "grammar/set-option-without-value", cmds: [][]string{cmd("SET", "a", "b", "EX"), cmd("SET", "a", "b", "NX", "GET", "PX"), cmd("SET", "a", "b", "EX", "1", "PX"), cmd("EXISTS", "a")}},
 		tcase{name: "grammar/zmpop-null-resp3", resp3: true, cmds: [][]string{cmd("ZMPOP", "1", "z", "MIN"), cmd("LMPOP", "1", "l", "LEFT")}},
 		tcase{name: "grammar/expire-options-first", setup: [][]string{{"SET", "a", "1"}}, cmds: [][]string{
