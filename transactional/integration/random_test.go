@@ -25,7 +25,7 @@ var (
 // arbitrary precision part. Left out too: EXPIRE's GT and LT, which
 // compare with the clock, which moves on the server between two commands
 // and stands still on the engine; the commands miniredis does not have
-// (ZDIFFSTORE, ZRANGESTORE, OBJECT ENCODING, …), which the engine answers
+// (ZDIFFSTORE, OBJECT ENCODING, …), which the engine answers
 // as unknown; lexicographic ranges, whose result Redis leaves undefined
 // when scores differ; and for now WEIGHTS, whose products with infinities
 // miniredis aggregates otherwise, and stream consumer groups.
