@@ -233,8 +233,9 @@
 // space or in hex, which strtod reads in score ranges; weights times
 // infinite scores, which miniredis aggregates otherwise; the order in
 // which other commands check arguments, key and type when more than one
-// is wrong; commands miniredis lacks (ZDIFFSTORE, ZRANGESTORE, OBJECT
-// ENCODING, …), which are unknown here; and XGROUP
+// is wrong (TestGrammarCommands's known list names those left); commands
+// miniredis lacks (ZDIFFSTORE, OBJECT ENCODING, …), which are unknown
+// here; and XGROUP
 // CREATE … 0 recording "0" where Redis says 0-0, XINFO GROUPS listing
 // groups in map order, and XPENDING leaving out entries delivered after
 // the engine's clock (a payload from a server whose clock is ahead of the

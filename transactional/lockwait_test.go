@@ -19,7 +19,7 @@ import (
 func TestBusyWhileWaitingForTheLock(t *testing.T) {
 	for _, cmd := range [][]any{{"PING"}, {"GET", "k"}, {"EVAL", "return 1", "0"}} {
 		t.Run(cmd[0].(string), func(t *testing.T) {
-			e := newEngine(t, WithRealTime(), WithTimeLimit(0), WithBusyReplyThreshold(100*time.Millisecond))
+			e := newEngine(t, WithTimeLimit(0), WithBusyReplyThreshold(100*time.Millisecond))
 			script, other, killer := clientOf(t, e), clientOf(t, e), clientOf(t, e)
 			ctx := context.Background()
 			holding, release := make(chan struct{}), make(chan struct{})

@@ -21,6 +21,14 @@
 // time, as a linter sees them, and says when an unknown argument decides
 // where the keys are instead of guessing.
 //
+// COMMAND's own replies (COMMAND INFO and COMMAND DOCS of every command:
+// ACL categories, tips, summaries and the whole argument grammar) are kept
+// as the server's RESP3 bytes in replies.resp, written by TestReplies the
+// same way (-update), and served by InfoReply and DocsReply in RESP3 or
+// RESP2. A Go type for every field would be a second copy of Redis's
+// schema; the bytes are the reply, and the grammar differential reads the
+// arguments from them.
+//
 // The table carries what an engine needs too (arity, every flag, the legacy
 // first/last/step triple), so that transactional's smaller table could be
 // replaced by this one.

@@ -10,6 +10,19 @@
 // (server-generated IDs, random picks, wall-clock time) are written to
 // return something derived and stable instead.
 //
+// TestGrammarCommands draws command lines from Redis 7.0.15's own argument
+// grammar (COMMAND DOCS, kept in internal/commands: tokens, optional
+// blocks, one-of, multiple), option words, "~" and "=" as data included,
+// and now and then off it, and compares replies and keyspace after each
+// sequence; grammarKnown lists, with reasons, the commands whose
+// differences stay, and the test logs how many sequences each cost. In CI
+// it sends 150 sequences of 15 (a few seconds); a longer run is
+// `go test ./transactional/integration -run TestGrammarCommands -timeout 40m
+// -args -grammar.runs=100000 -grammar.time=30m -grammar.seed=N`.
+// TestRedisCLI runs redis-cli (piped and on a pseudo-terminal), TestInfo
+// and TestClientCommands hold INFO, CLIENT and HELLO to the server where
+// their replies carry per-connection values.
+//
 // Beside the case table: TestJournalProperty (transactional runs against
 // plain ones, and a sample of both against the prelude's Lua on the
 // server), TestDumpRestoreAcrossEngines and TestRestoreErrors (payloads

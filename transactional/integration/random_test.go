@@ -25,7 +25,7 @@ var (
 // arbitrary precision part. Left out too: EXPIRE's GT and LT, which
 // compare with the clock, which moves on the server between two commands
 // and stands still on the engine; the commands miniredis does not have
-// (ZDIFFSTORE, ZRANGESTORE, OBJECT ENCODING, …), which the engine answers
+// (ZDIFFSTORE, OBJECT ENCODING, …), which the engine answers
 // as unknown; lexicographic ranges, whose result Redis leaves undefined
 // when scores differ; and for now WEIGHTS, whose products with infinities
 // miniredis aggregates otherwise, and stream consumer groups.
@@ -118,26 +118,40 @@ func TestRandomCommands(t *testing.T) {
 		tc := tcase{name: fmt.Sprintf("random/%d", n), cmds: cmds, resp3: n%3 == 2}
 		want, wantKeys := run(t, real, tc)
 		got, gotKeys := run(t, engine, tc)
-		diverged := false
-		for i := range want {
-			if !bytes.Equal(want[i], got[i]) {
-				name := cmds[i][0]
-				if name == "EVAL" {
-					name = "EVAL " + strings.Fields(strings.Trim(cmds[i][1], "return redis.pcall("))[0]
-				}
-				if !seen[name] {
-					seen[name] = true
-					t.Errorf("run %d, command %d %q:\nredis:  %q\nengine: %q\nsequence:\n%s", n, i, cmds[i], clip(want[i]), clip(got[i]), sequence(cmds[:i+1]))
-				}
-				diverged = true
-				break
-			}
+		i := firstDivergence(want, got)
+		if i < 0 {
+			keyspaceOnce(t, seen, n, cmds, wantKeys, gotKeys)
+			continue
 		}
-		if !diverged && wantKeys != gotKeys && !seen["keyspace"] {
-			seen["keyspace"] = true
-			t.Errorf("run %d: keyspace differs:\nredis:\n%s\nengine:\n%s\nsequence:\n%s", n, wantKeys, gotKeys, sequence(cmds))
+		name := cmds[i][0]
+		if name == "EVAL" {
+			name = "EVAL " + strings.Fields(strings.Trim(cmds[i][1], "return redis.pcall("))[0]
+		}
+		if !seen[name] {
+			seen[name] = true
+			t.Errorf("run %d, command %d %q:\nredis:  %q\nengine: %q\nsequence:\n%s", n, i, cmds[i], clip(want[i]), clip(got[i]), sequence(cmds[:i+1]))
 		}
 	}
+}
+
+// keyspaceOnce reports the first sequence after which the keyspaces
+// differ, once a test.
+func keyspaceOnce(t *testing.T, seen map[string]bool, n int, cmds [][]string, want, got string) {
+	t.Helper()
+	if want != got && !seen["keyspace"] {
+		seen["keyspace"] = true
+		t.Errorf("run %d: keyspace differs:\nredis:\n%s\nengine:\n%s\nsequence:\n%s", n, want, got, sequence(cmds))
+	}
+}
+
+// firstDivergence is the index of the first reply that differs, or -1.
+func firstDivergence(want, got [][]byte) int {
+	for i := range want {
+		if !bytes.Equal(want[i], got[i]) {
+			return i
+		}
+	}
+	return -1
 }
 
 func sequence(cmds [][]string) string {

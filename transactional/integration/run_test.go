@@ -120,6 +120,7 @@ func ioReadFull(r *bufio.Reader, buf []byte) (int, error) {
 // target is one of the three things a case runs on.
 type target struct {
 	name string
+	addr string // a TCP target's address
 	// run sends one command and returns the raw reply.
 	open func(t *testing.T, resp3 bool) func(args ...string) []byte
 	// reset empties the keyspace, the script cache and the functions.
@@ -133,6 +134,7 @@ func tcpTarget(t *testing.T, name, addr string) target {
 	ctl := dial(t, addr)
 	return target{
 		name: name,
+		addr: addr,
 		open: func(t *testing.T, resp3 bool) func(args ...string) []byte {
 			c := dial(t, addr)
 			if resp3 {

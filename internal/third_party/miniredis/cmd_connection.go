@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/scriptgen/scriptgen/internal/commands"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
@@ -197,30 +198,27 @@ func (m *Miniredis) cmdHello(c *server.Peer, cmd string, args []string) {
 
 	c.Resp3 = opts.version == 3
 
+	if cl := c.Client(); cl != nil {
+		cl.SetResp(opts.version)
+	}
+
+	// scriptgen: Redis 7.0.15's answer; upstream said miniredis 8.4.0
+	// with a vectorset module and id 42 for every connection.
 	c.WriteMapLen(7)
 	c.WriteBulk("server")
-	c.WriteBulk("miniredis")
+	c.WriteBulk("redis")
 	c.WriteBulk("version")
-	c.WriteBulk("8.4.0")
+	c.WriteBulk(commands.ServerVersion)
 	c.WriteBulk("proto")
 	c.WriteInt(opts.version)
 	c.WriteBulk("id")
-	c.WriteInt(42)
+	c.WriteInt(int(clientID(c)))
 	c.WriteBulk("mode")
 	c.WriteBulk("standalone")
 	c.WriteBulk("role")
 	c.WriteBulk("master")
-	c.WriteBulk("modules")   // "modules": [
-	c.WriteLen(1)            //   we have 1: "vectorset"
-	c.WriteMapLen(4)         //   {
-	c.WriteBulk("name")      //
-	c.WriteBulk("vectorset") //
-	c.WriteBulk("ver")       //
-	c.WriteInt(1)            //
-	c.WriteBulk("path")      //
-	c.WriteBulk("")          //
-	c.WriteBulk("args")      //
-	c.WriteLen(0)            // ]} end modules
+	c.WriteBulk("modules")
+	c.WriteLen(0)
 }
 
 // ECHO
@@ -257,6 +255,9 @@ func (m *Miniredis) cmdSelect(c *server.Peer, cmd string, args []string) {
 		}
 
 		ctx.selectedDB = opts.id
+		if cl := c.Client(); cl != nil {
+			cl.SetDB(opts.id) // scriptgen: for CLIENT LIST
+		}
 		c.WriteOK()
 	})
 }

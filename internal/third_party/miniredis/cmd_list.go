@@ -27,6 +27,7 @@ func commandsList(m *Miniredis) {
 	m.srv.Register("LINSERT", m.cmdLinsert)
 	m.srv.Register("LLEN", m.cmdLlen, server.ReadOnlyOption())
 	m.srv.Register("LMPOP", m.cmdLmpop)
+	m.srv.Register("BLMPOP", m.cmdBlmpop) // scriptgen
 	m.srv.Register("LPOP", m.cmdLpop)
 	m.srv.Register("LPUSH", m.cmdLpush)
 	m.srv.Register("LPUSHX", m.cmdLpushx)
@@ -254,7 +255,7 @@ func (m *Miniredis) cmdLpos(c *server.Peer, cmd string, args []string) {
 		}
 
 		var currentRank, currentCount int
-		vals := make([]int, 0, count)
+		vals := make([]int, 0, min(count, len(l))) // scriptgen: COUNT may be near 2^63
 		iterate(func(i int, e string) bool {
 			if e == element {
 				currentRank++
@@ -394,6 +395,39 @@ func (m *Miniredis) cmdLmpop(c *server.Peer, cmd string, args []string) {
 			}
 		}
 	})
+}
+
+// BLMPOP (scriptgen: upstream does not serve it; Redis 7.0 does, and from
+// a script it answers at once, as BZMPOP does).
+func (m *Miniredis) cmdBlmpop(c *server.Peer, cmd string, args []string) {
+	if !m.isValidCMD(c, cmd, args, atLeast(4)) {
+		return
+	}
+	keys, lr, count, ok := parseLmpop(c, args[1:])
+	if !ok {
+		return
+	}
+	var timeout time.Duration
+	if ok := optDuration(c, args[0], &timeout); !ok {
+		return
+	}
+	nullReply := func(c *server.Peer) {
+		if c.Resp3 {
+			c.WriteNull()
+		} else {
+			c.WriteLen(-1)
+		}
+	}
+	ctx := getCtx(c)
+	if ctx.nested {
+		if !m.lmpop(c, ctx, keys, lr, count) {
+			nullReply(c)
+		}
+		return
+	}
+	blocking(m, c, timeout,
+		func(c *server.Peer, ctx *connCtx) bool { return m.lmpop(c, ctx, keys, lr, count) },
+		nullReply)
 }
 
 func parseLmpop(c *server.Peer, args []string) ([]string, leftright, int, bool) {

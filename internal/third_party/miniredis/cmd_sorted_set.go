@@ -64,7 +64,14 @@ func (m *Miniredis) cmdZadd(c *server.Peer, cmd string, args []string) {
 		ch   bool
 		incr bool
 	}
-	elems := map[string]float64{}
+	// scriptgen: the pairs in order, a member as often as given: Redis
+	// adds them one after the other, so "ZADD k LT -2.5 m +inf m" keeps
+	// -2.5; a map kept the last score, or any, of a repeated member.
+	type pair struct {
+		member string
+		score  float64
+	}
+	var elems []pair
 
 	opts.key = args[0]
 	args = args[1:]
@@ -105,17 +112,6 @@ outer:
 		c.WriteError(msgSyntaxError)
 		return
 	}
-	for len(args) > 0 {
-		score, err := strconv.ParseFloat(args[0], 64)
-		if err != nil {
-			setDirty(c)
-			c.WriteError(msgInvalidFloat)
-			return
-		}
-		elems[args[1]] = score
-		args = args[2:]
-	}
-
 	if opts.xx && opts.nx {
 		setDirty(c)
 		c.WriteError(msgXXandNX)
@@ -130,10 +126,23 @@ outer:
 		return
 	}
 
-	if opts.incr && len(elems) > 1 {
+	// scriptgen: the pairs are counted, and the options checked, before
+	// the scores are read, as in Redis.
+	if opts.incr && len(args) > 2 {
 		setDirty(c)
 		c.WriteError(msgSingleElementPair)
 		return
+	}
+
+	for len(args) > 0 {
+		score, err := strconv.ParseFloat(args[0], 64)
+		if err != nil {
+			setDirty(c)
+			c.WriteError(msgInvalidFloat)
+			return
+		}
+		elems = append(elems, pair{args[1], score})
+		args = args[2:]
 	}
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
@@ -145,7 +154,8 @@ outer:
 		}
 
 		if opts.incr {
-			for member, delta := range elems {
+			for _, e := range elems {
+				member, delta := e.member, e.score
 				if opts.nx && db.ssetExists(opts.key, member) {
 					c.WriteNull()
 					return
@@ -161,7 +171,8 @@ outer:
 		}
 
 		res := 0
-		for member, score := range elems {
+		for _, e := range elems {
+			member, score := e.member, e.score
 			exists := db.ssetExists(opts.key, member)
 			if opts.nx && exists {
 				continue
@@ -603,7 +614,7 @@ func (m *Miniredis) cmdZrange(c *server.Peer, cmd string, args []string) {
 				WithScores: opts.WithScores,
 			})
 		default:
-			if opts.WithLimit {
+			if opts.WithLimit && opts.Count != "-1" { // scriptgen: -1 is no limit
 				c.WriteError(msgLimitCombination)
 				return
 			}
@@ -1048,10 +1059,12 @@ func parseFloatRange(s string) (float64, bool, error) {
 		inclusive = false
 	}
 	switch strings.ToLower(s) {
+	// scriptgen: "(-inf" and "(+inf" are exclusive too: a member scored
+	// -inf is outside ZCOUNT k (-inf x in Redis (upstream: inside).
 	case "+inf":
-		return math.Inf(+1), true, nil
+		return math.Inf(+1), inclusive, nil
 	case "-inf":
-		return math.Inf(-1), true, nil
+		return math.Inf(-1), inclusive, nil
 	default:
 		f, err := strconv.ParseFloat(s, 64)
 		return f, inclusive, err
@@ -1548,7 +1561,11 @@ func (m *Miniredis) cmdZmpop(c *server.Peer, cmd string, args []string) {
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		if !m.zmpop(c, ctx, keys, reverse, count) {
-			c.WriteLen(-1)
+			if c.Resp3 { // scriptgen: a RESP3 null, as LMPOP's and Redis's
+				c.WriteNull()
+			} else {
+				c.WriteLen(-1)
+			}
 		}
 	})
 }
@@ -1654,7 +1671,11 @@ func (m *Miniredis) cmdBzmpop(c *server.Peer, cmd string, args []string) {
 	ctx := getCtx(c)
 	if ctx.nested {
 		if !m.zmpop(c, ctx, keys, reverse, count) {
-			c.WriteLen(-1)
+			if c.Resp3 { // scriptgen: a RESP3 null, as LMPOP's and Redis's
+				c.WriteNull()
+			} else {
+				c.WriteLen(-1)
+			}
 		}
 		return
 	}

@@ -85,6 +85,7 @@ type Miniredis struct {
 	rand        *rand.Rand
 	Ctx         context.Context
 	CtxCancel   context.CancelFunc
+	started     time.Time // scriptgen: INFO's uptime
 }
 
 type txCmd func(*server.Peer, *connCtx)
@@ -113,6 +114,7 @@ type connCtx struct {
 func NewMiniRedis() *Miniredis {
 	m := Miniredis{
 		subscribers: map[*Subscriber]struct{}{},
+		started:     time.Now(),
 	}
 	m.Ctx, m.CtxCancel = context.WithCancel(context.Background())
 	m.signal = sync.NewCond(&m)
@@ -245,12 +247,14 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsHll(m)
 	commandsClient(m)
 	commandsObject(m)
-	commandsConfig(m) // scriptgen
-	commandsDebug(m)  // scriptgen
-	commandsSort(m)   // scriptgen
-	commandsACL(m)    // scriptgen
-	commandsKeys(m)   // scriptgen
-	commandsStrict(m) // scriptgen: last, it wraps the commands above
+	commandsConfig(m)      // scriptgen
+	commandsDebug(m)       // scriptgen
+	commandsSort(m)        // scriptgen
+	commandsACL(m)         // scriptgen
+	commandsKeys(m)        // scriptgen
+	commandsZrangestore(m) // scriptgen
+	commandsLatency(m)     // scriptgen
+	commandsStrict(m)      // scriptgen: last, it wraps the commands above
 
 	return nil
 }
@@ -654,7 +658,9 @@ func (m *Miniredis) handleAuth(c *server.Peer) bool {
 		return true
 	}
 
-	m.Lock()
+	if !m.LockFor(c, m.busyCheck) { // scriptgen: BUSY, as withTx
+		return false
+	}
 	defer m.Unlock()
 	if len(m.passwords) == 0 {
 		return true
@@ -673,7 +679,9 @@ func (m *Miniredis) checkPubsub(c *server.Peer, cmd string) bool {
 		return false
 	}
 
-	m.Lock()
+	if !m.LockFor(c, m.busyCheck) { // scriptgen: BUSY, as withTx
+		return true
+	}
 	defer m.Unlock()
 
 	ctx := getCtx(c)

@@ -69,6 +69,7 @@ const (
 	msgXtrimMaxlenMinid     = "ERR syntax error, MAXLEN and MINID options at the same time are not compatible" // scriptgen
 	msgLimitNegative        = "ERR The LIMIT argument must be >= 0."                                           // scriptgen
 	msgDBIndexOutOfRange    = "ERR DB index is out of range"
+	msgWithscoresBylex      = "ERR syntax error, WITHSCORES not supported in combination with BYLEX" // scriptgen
 	msgLimitCombination     = "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX"
 	msgRankIsZero           = "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list"
 	msgCountIsNegative      = "ERR COUNT can't be negative"
@@ -214,10 +215,14 @@ func withTx(
 	if !m.LockFor(c, m.busyCheck) {
 		return
 	}
+	// scriptgen: deferred, so that a handler's panic, which the server
+	// turns into the end of one connection, does not leave the lock held
+	// and every other client waiting for ever (LPOS with a COUNT near
+	// 2^63 did, found by the grammar differential).
+	defer m.Unlock()
 	cb(c, ctx)
 	// done, wake up anyone who waits on anything.
 	m.signal.Broadcast()
-	m.Unlock()
 }
 
 // blockCmd is executed returns whether it is done

@@ -116,17 +116,15 @@ func badInteger(cmd string, args []string) string {
 		}
 		return ""
 	}
-	// limit checks LIMIT offset count.
-	limit := func(from int) string {
-		for i := from; i+2 < len(args); i++ {
-			if strings.EqualFold(args[i], "LIMIT") {
-				return check(msgInvalidInt, i+1, i+2)
+	switch cmd {
+	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
+		if len(args) > 2 {
+			if msg := badExpireOptions(args[2:]); msg != "" {
+				return msg
 			}
 		}
-		return ""
-	}
-	switch cmd {
-	case "INCRBY", "DECRBY", "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT", "SETRANGE", "LINDEX", "LSET", "LREM", "SETEX", "PSETEX":
+		return check(msgInvalidInt, 1)
+	case "INCRBY", "DECRBY", "SETRANGE", "LINDEX", "LSET", "LREM", "SETEX", "PSETEX":
 		return check(msgInvalidInt, 1)
 	case "XRANGE", "XREVRANGE":
 		return after(3, msgInvalidInt, "COUNT")
@@ -139,7 +137,9 @@ func badInteger(cmd string, args []string) string {
 		}
 	case "HINCRBY":
 		return check(msgInvalidInt, 2)
-	case "GETRANGE", "SUBSTR", "LRANGE", "LTRIM", "ZREMRANGEBYRANK", "ZREVRANGE":
+	case "ZREVRANGE":
+		return badZrange(args, zByRank)
+	case "GETRANGE", "SUBSTR", "LRANGE", "LTRIM", "ZREMRANGEBYRANK":
 		return check(msgInvalidInt, 1, 2)
 	case "BITCOUNT":
 		if len(args) >= 3 {
@@ -165,28 +165,225 @@ func badInteger(cmd string, args []string) string {
 			return check(msgInvalidInt, 1)
 		}
 	case "SET":
+		// An expiry option with nothing after it is a syntax error in
+		// Redis (scriptgen; upstream: not an integer).
+		if n := len(args); n > 2 && isExpiryOption(args[n-1]) {
+			return msgSyntaxError
+		}
 		return after(2, msgInvalidInt, "EX", "PX", "EXAT", "PXAT")
 	case "GETEX":
 		return after(1, msgInvalidInt, "EX", "PX", "EXAT", "PXAT")
-	case "ZRANGE":
-		by := false
-		for _, a := range args[min(3, len(args)):] {
-			by = by || strings.EqualFold(a, "BYSCORE") || strings.EqualFold(a, "BYLEX")
+	case "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE":
+		if len(args) > 1 {
+			return badNumkeys(cmd, args[1:])
 		}
-		if !by {
-			if msg := check(msgInvalidInt, 1, 2); msg != "" {
+	case "ZUNION", "ZINTER", "ZDIFF":
+		return badNumkeys(cmd, args)
+	case "ZRANGE":
+		return badZrange(args, zByAny)
+	case "ZRANGESTORE":
+		if len(args) > 0 {
+			return badZrange(args[1:], zByAnyStore)
+		}
+	case "ZRANGEBYSCORE", "ZREVRANGEBYSCORE":
+		return badZrange(args, zByScore)
+	case "ZRANGEBYLEX", "ZREVRANGEBYLEX":
+		return badZrange(args, zByLex)
+	case "LMPOP", "ZMPOP":
+		if msg := badMpopNumkeys(args); msg != "" {
+			return msg
+		}
+		return badMpopCount(args)
+	case "SINTERCARD":
+		if msg := badMpopNumkeys(args); msg != "" || len(args) == 0 {
+			return msg
+		}
+		n, _ := strconv.Atoi(args[0])
+		if n > len(args)-1 {
+			return "" // the handler's "Number of keys can't be greater …" comes first
+		}
+		return badOptionValue(args[1+n:], "LIMIT", "ERR LIMIT can't be negative", true)
+	case "BLMPOP", "BZMPOP":
+		if len(args) > 1 {
+			if msg := badMpopNumkeys(args[1:]); msg != "" {
 				return msg
 			}
+			return badMpopCount(args[1:])
 		}
-		return limit(3)
-	case "ZRANGEBYSCORE", "ZREVRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGEBYLEX":
-		return limit(3)
 	case "LPOS":
 		return badLposOption(args)
 	case "ZPOPMIN", "ZPOPMAX":
 		if len(args) == 2 && (!isRedisInteger(args[1]) || args[1][0] == '-') {
 			return msgInvalidRange
 		}
+	}
+	return ""
+}
+
+// badNumkeys is the error Redis 7.0 gives a numkeys (args[0]) of ZUNION,
+// ZINTER, ZDIFF and their STORE forms, or "": string2ll's integer, at
+// least 1, and no more than the arguments that follow. scriptgen: found by
+// the grammar differential; miniredis read "+1" and "01" as 1, and a count
+// near 2^63 made it slice out of range and drop the connection.
+func badNumkeys(cmd string, args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	if !isRedisInteger(args[0]) {
+		return msgInvalidInt
+	}
+	n, _ := strconv.ParseInt(args[0], 10, 64)
+	switch {
+	case n < 1:
+		return "ERR at least 1 input key is needed for '" + strings.ToLower(cmd) + "' command"
+	case n > int64(len(args)-1):
+		return msgSyntaxError
+	}
+	return ""
+}
+
+// The range types of badZrange: a command's own, or ZRANGE's choice
+// (zByAnyStore: ZRANGESTORE's, without WITHSCORES).
+const (
+	zByRank = iota
+	zByScore
+	zByLex
+	zByAny
+	zByAnyStore
+)
+
+// badZrange is the error Redis 7.0 gives the arguments of ZRANGE and the
+// commands its code serves (ZRANGESTORE after the destination, ZREVRANGE,
+// Z[REV]RANGEBYSCORE, Z[REV]RANGEBYLEX) before it reads the range or
+// looks the key up, or "": the options in order (an unknown one, BYSCORE,
+// BYLEX or REV for any but ZRANGE, a second BYSCORE, BYLEX or REV, WITHSCORES
+// for a store, or a LIMIT without two arguments is a syntax error; LIMIT's
+// two are integers); then a LIMIT (with a count other
+// than -1) on a rank range and WITHSCORES with BYLEX refused, and a rank
+// range read as integers. scriptgen: found by the grammar differential;
+// the checks read the range first.
+func badZrange(args []string, cmdBy int) string {
+	by, withScores, limit, chosen, rev := cmdBy, false, false, false, false
+	if cmdBy >= zByAny {
+		by = zByRank
+	}
+	for i := 3; i < len(args); i++ {
+		switch a := strings.ToLower(args[i]); {
+		case a == "withscores" && cmdBy != zByAnyStore:
+			withScores = true
+		case a == "byscore" && cmdBy >= zByAny && !chosen:
+			by, chosen = zByScore, true
+		case a == "bylex" && cmdBy >= zByAny && !chosen:
+			by, chosen = zByLex, true
+		case a == "rev" && cmdBy >= zByAny && !rev:
+			rev = true
+		case a == "limit" && i+2 < len(args):
+			if !isRedisInteger(args[i+1]) || !isRedisInteger(args[i+2]) {
+				return msgInvalidInt
+			}
+			// Redis takes a count of -1 for no limit at all.
+			limit = args[i+2] != "-1"
+			i += 2
+		default:
+			return msgSyntaxError
+		}
+	}
+	switch {
+	case limit && by == zByRank:
+		return msgLimitCombination
+	case withScores && by == zByLex:
+		return msgWithscoresBylex
+	case by == zByRank && len(args) >= 3 && (!isRedisInteger(args[1]) || !isRedisInteger(args[2])):
+		return msgInvalidInt
+	}
+	return ""
+}
+
+func isExpiryOption(s string) bool {
+	for _, o := range []string{"EX", "PX", "EXAT", "PXAT"} {
+		if strings.EqualFold(s, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// badMpopCount is the error Redis gives LMPOP's and ZMPOP's COUNT, read
+// before any key is looked up (args from numkeys on), or "".
+func badMpopCount(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 1 || n > len(args)-2 {
+		return ""
+	}
+	switch strings.ToUpper(args[n+1]) {
+	case "LEFT", "RIGHT", "MIN", "MAX":
+	default:
+		return "" // the handler's syntax error comes first
+	}
+	// Only one COUNT: a second is a syntax error.
+	rest := args[n+2:]
+	if len(rest) > 2 {
+		if msg := badOptionValue(rest[:2], "COUNT", "ERR count should be greater than 0", false); msg != "" {
+			return msg
+		}
+		return msgSyntaxError
+	}
+	return badOptionValue(rest, "COUNT", "ERR count should be greater than 0", false)
+}
+
+// badOptionValue reads options as Redis's loops over SINTERCARD's LIMIT and
+// MPOP's COUNT do: the one option word with a value after it, its value a
+// non-negative integer (positive unless zero is allowed) or msg; anything
+// else a syntax error.
+func badOptionValue(rest []string, word, msg string, zero bool) string {
+	for i := 0; i < len(rest); i++ {
+		if !strings.EqualFold(rest[i], word) || i+1 == len(rest) {
+			return msgSyntaxError
+		}
+		i++
+		if v := rest[i]; !isRedisInteger(v) || v[0] == '-' || (!zero && v == "0") {
+			return msg
+		}
+	}
+	return ""
+}
+
+// badExpireOptions is the error Redis 7.0 gives EXPIRE's options (NX, XX,
+// GT, LT), which it reads before the time, or "". scriptgen: found by the
+// grammar differential; the check read the time first.
+func badExpireOptions(opts []string) string {
+	var nx, xx, gt, lt bool
+	for _, o := range opts {
+		switch strings.ToUpper(o) {
+		case "NX":
+			nx = true
+		case "XX":
+			xx = true
+		case "GT":
+			gt = true
+		case "LT":
+			lt = true
+		default:
+			return "ERR Unsupported option " + o
+		}
+	}
+	switch {
+	case nx && (xx || gt || lt):
+		return "ERR NX and XX, GT or LT options at the same time are not compatible"
+	case gt && lt:
+		return "ERR GT and LT options at the same time are not compatible"
+	}
+	return ""
+}
+
+// badMpopNumkeys is LMPOP's and ZMPOP's numkeys error (args[0]): Redis
+// reads it as an integer of at least 1 and has one text for anything else.
+func badMpopNumkeys(args []string) string {
+	if len(args) > 0 && (!isRedisInteger(args[0]) || args[0][0] == '-' || args[0] == "0") {
+		return "ERR numkeys should be greater than 0"
 	}
 	return ""
 }
@@ -280,7 +477,10 @@ func badNumber(cmd string, args []string) string {
 		if len(args) >= 3 && (nan(args[1]) || nan(args[2])) {
 			return msgInvalidMinMax
 		}
-	case "ZRANGE":
+	case "ZRANGE", "ZRANGESTORE":
+		if cmd == "ZRANGESTORE" && len(args) > 0 {
+			args = args[1:]
+		}
 		for _, a := range args[min(3, len(args)):] {
 			if strings.EqualFold(a, "BYSCORE") && (nan(args[1]) || nan(args[2])) {
 				return msgInvalidMinMax
@@ -734,7 +934,8 @@ func (m *Miniredis) storeSourcesTyped(c *server.Peer, cmd string, args []string)
 
 	if zset {
 		n, err := strconv.Atoi(args[1])
-		if err != nil || n < 1 || 2+n > len(args) {
+		if err != nil || n < 1 || n > len(args)-2 { // scriptgen: 2+n overflowed near 2^63 and panicked
+
 			return false // miniredis's argument errors
 		}
 		sources = args[2 : 2+n]

@@ -114,7 +114,7 @@ func mustContain(tb testing.TB, c *proto.Client, args ...string) {
 }
 
 func useRESP3(t *testing.T, c *proto.Client) {
-	mustContain(t, c, "HELLO", "3", "miniredis")
+	mustContain(t, c, "HELLO", "3", "7.0.15") // scriptgen: Redis's name and version
 }
 
 const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

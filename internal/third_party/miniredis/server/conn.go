@@ -29,6 +29,8 @@ func (s *Server) servePeer(c net.Conn) {
 	peer := &Peer{
 		w: bufio.NewWriter(out),
 	}
+	s.addClient(peer, c, ic)
+	defer s.dropClient(peer)
 	// What the reader needs of the client's state, as of its last command:
 	// whether it may idle, whether it has yet to AUTH.
 	unauth := false
@@ -71,6 +73,7 @@ func (s *Server) servePeer(c net.Conn) {
 		}
 		ic.busy.Store(true)
 		w.arm()
+		peer.client.begin(peer, args)
 		ok := s.dispatchSafe(c, peer, out, args)
 		w.disarm()
 		if !ok {

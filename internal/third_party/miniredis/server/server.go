@@ -46,7 +46,8 @@ type Server struct {
 	limits    Limits    // scriptgen: see SetLimits
 	peerState PeerState // scriptgen: see SetLimits
 	logf      func(format string, args ...any)
-	wake      func() // see SetWake
+	wake      func()     // see SetWake
+	clients   clientList // scriptgen: see clientinfo.go
 }
 
 // NewServer makes a server listening on addr. Close with .Close().
@@ -314,6 +315,7 @@ type Peer struct {
 	mu           sync.Mutex  // for Block()
 	ClientName   string      // client name set by CLIENT SETNAME
 	sink         Sink        // scriptgen: see SetSink
+	client       *Client     // scriptgen: see clientinfo.go
 }
 
 func NewPeer(w *bufio.Writer) *Peer {

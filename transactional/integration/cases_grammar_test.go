@@ -1,0 +1,60 @@
+package integration
+
+// What TestGrammarCommands found, each fixed in the miniredis copy (see
+// its README, "Found by the grammar differential"): the order in which
+// Redis reads options, counts and ranges, and the texts it answers.
+func init() {
+	cases = append(cases,
+		tcase{name: "grammar/zrange-options-first", setup: [][]string{{"ZADD", "z", "1", "a", "2", "b", "3", "c"}}, cmds: [][]string{
+			cmd("ZRANGE", "z", "x", "y", "LIMIT", "0", "1"), cmd("ZRANGE", "z", "0", "1", "LIMIT", "0", "-1"), cmd("ZRANGE", "z", "x", "1", "foo"),
+			cmd("ZRANGE", "z", "-", "+", "BYLEX", "WITHSCORES"), cmd("ZRANGE", "z", "0", "2", "BYLEX", "BYSCORE"), cmd("ZRANGE", "z", "0", "2", "BYSCORE", "BYSCORE"), cmd("ZRANGE", "z", "0", "1", "LIMIT", "01", "1", "BYSCORE"),
+			cmd("ZRANGE", "z", "0", "1", "LIMIT", "0"), cmd("ZREVRANGE", "WITHSCORES", "z", "10", "3"), cmd("ZREVRANGE", "z", "0", "1", "BYSCORE"),
+			cmd("ZREVRANGE", "z", "0", "1", "LIMIT", "0", "1"), cmd("ZRANGEBYSCORE", "z", "LIMIT", "-2.5", "x", "LIMIT", "1", "1"),
+			cmd("ZRANGEBYSCORE", "z", "0", "1", "REV"), cmd("ZRANGEBYLEX", "z", "-", "+", "WITHSCORES"), cmd("ZREVRANGEBYSCORE", "z", "x", "1", "foo"),
+			cmd("ZRANGESTORE", "d", "z", "0", "-1"), cmd("ZRANGE", "d", "0", "-1", "WITHSCORES"), cmd("ZRANGESTORE", "d", "z", "(1", "3", "BYSCORE", "LIMIT", "0", "1"),
+			cmd("ZRANGESTORE", "d", "z", "0", "1", "WITHSCORES"), cmd("ZRANGESTORE", "d", "z", "1.5", "1.5", "LIMIT", "0", "-1"),
+			cmd("ZRANGESTORE", "d", "z", "[a", "[b", "BYLEX", "REV"), cmd("ZRANGESTORE", "d", "z", "[b", "[a", "BYLEX", "REV"), cmd("ZRANGE", "d", "0", "-1"),
+			cmd("ZRANGESTORE", "d", "z", "5", "6"), cmd("EXISTS", "d"),
+		}},
+		tcase{name: "grammar/numkeys", setup: [][]string{{"ZADD", "z", "1", "a"}, {"RPUSH", "l", "x"}}, cmds: [][]string{
+			cmd("ZUNIONSTORE", "d", "+1", "z"), cmd("ZUNIONSTORE", "d", "01", "z"), cmd("ZINTERSTORE", "d", "-0", "z"), cmd("ZUNIONSTORE", "d", "0", "z"),
+			cmd("ZUNIONSTORE", "d", "9223372036854775807", "z", "z"), cmd("ZUNIONSTORE", "d", "2147483648", "z"), cmd("ZUNION", "5", "z"),
+			cmd("ZUNION", "-1", "z"), cmd("ZINTER", "x", "z"), cmd("PING"),
+			cmd("LMPOP", "01", "l", "left"), cmd("LMPOP", "0", "l", "left"), cmd("LMPOP", "x", "l", "left"), cmd("LMPOP", "2", "l", "left"),
+			cmd("ZMPOP", "-1", "z", "min"), cmd("ZMPOP", "+1", "z", "min"), cmd("BZMPOP", "0", "0", "z", "min"),
+			cmd("MSET", "a", "1", "b"), cmd("MSETNX", "a", "1", "b"),
+			cmd("ZINTERSTORE", "c", "9223372036854775807"), cmd("ZUNIONSTORE", "c", "9223372036854775807", "z"), cmd("SINTERCARD", "+1", "z"),
+			cmd("SINTERCARD", "1", "z", "LIMIT", "x"), cmd("SINTERCARD", "1", "z", "LIMIT", "-1"), cmd("ZRANGE", "z", "0", "1", "REV", "REV"),
+			cmd("LMPOP", "1", "l", "left", "count", "+1"), cmd("ZMPOP", "1", "z", "min", "COUNT", "01"), cmd("LMPOP", "1", "l", "left", "count", "x", "y"),
+			cmd("SINTERCARD", "3", "a", "b", "LIMIT", "x"), cmd("LMPOP", "2", "l", "RIGHT", "COUNT", "COUNT", "-1"), cmd("LMPOP"), cmd("SINTERCARD"), cmd("LMPOP", "1"),
+			cmd("SINTERCARD", "1", "z", "LIMIT", "z", "z", "LIMIT", "1"), cmd("ZMPOP", "1", "z", "min", "COUNT", "count", "0"), cmd("ZMPOP", "1", "z", "min", "COUNT", "1", "COUNT", "x"),
+			cmd("SINTERCARD", "1", "z", "LIMIT", "1", "LIMIT"), cmd("LMPOP", "1", "l", "left", "FOO"),
+			cmd("LPOS", "l", "x", "COUNT", "9223372036854775807"), cmd("LPOS", "l", "x", "COUNT", "0", "MAXLEN", "9223372036854775807"), cmd("PING"),
+		}},
+		tcase{name: "grammar/getex-past-deadline", setup: [][]string{{"SET", "c", "1"}, {"SET", "d", "1"}, {"HSET", "h", "f", "v"}}, cmds: [][]string{
+			cmd("GETEX", "c", "EXAT", "1"), cmd("EXISTS", "c"), cmd("INCR", "c"), cmd("TTL", "c"), cmd("GETEX", "d", "PXAT", "1"), cmd("GETEX", "h", "EXAT", "1"), cmd("TTL", "h"),
+		}},
+		tcase{name: "grammar/zadd-repeated-member", cmds: [][]string{
+			cmd("ZADD", "z", "LT", "-2.5", "m", "+inf", "m"), cmd("ZADD", "z", "1", "n", "2", "n", "3", "n"), cmd("ZADD", "z", "CH", "5", "o", "6", "o"),
+			cmd("ZADD", "z", "GT", "CH", "7", "m", "-1", "m"), cmd("ZADD", "z", "NX", "LT", "x", "m"), cmd("ZADD", "z", "NX", "XX", "x", "m"),
+			cmd("ZADD", "z", "INCR", "x", "m", "y", "n"), cmd("ZADD", "z", "x", "m", "1"), cmd("ZADD", "z", "INCR", "1", "m", "1", "m"), cmd("ZRANGE", "z", "0", "-1", "WITHSCORES"),
+		}},
+		tcase{name: "grammar/exclusive-infinities", setup: [][]string{{"ZADD", "z", "-inf", "a", "0", "b", "+inf", "c"}}, cmds: [][]string{
+			cmd("ZCOUNT", "z", "(-inf", "(1"), cmd("ZCOUNT", "z", "-inf", "+inf"), cmd("ZCOUNT", "z", "(-inf", "(+inf"), cmd("ZRANGEBYSCORE", "z", "(-inf", "+inf"),
+			cmd("ZREVRANGEBYSCORE", "z", "(+inf", "(-inf"), cmd("ZRANGE", "z", "(-inf", "(inf", "BYSCORE"), cmd("ZREMRANGEBYSCORE", "z", "(-inf", "(0"), cmd("ZCARD", "z"),
+		}},
+		tcase{name: "list/blmpop", setup: [][]string{{"RPUSH", "l", "a", "b", "c"}, {"SET", "s", "x"}}, cmds: [][]string{
+			cmd("BLMPOP", "0", "1", "l", "left", "count", "2"), cmd("BLMPOP", "0.1", "1", "nosuch", "left"), cmd("BLMPOP", "0", "01", "l", "left"),
+			cmd("BLMPOP", "x", "1", "l", "left"), cmd("BLMPOP", "-1", "1", "l", "left"), cmd("BLMPOP", "0", "1", "l", "up"), cmd("BLMPOP", "0", "1", "s", "right"),
+			cmd("BLMPOP", "0", "2", "nosuch", "l", "RIGHT", "COUNT", "5"),
+			ev("return {redis.call('RPUSH', KEYS[1], 'x'), redis.call('BLMPOP', '0', '1', KEYS[1], 'LEFT'), redis.call('BLMPOP', '0', '1', KEYS[2], 'LEFT')}", 2, "l", "nosuch"),
+		}},
+		tcase{name: "grammar/set-option-without-value", cmds: [][]string{cmd("SET", "a", "b", "EX"), cmd("SET", "a", "b", "NX", "GET", "PX"), cmd("SET", "a", "b", "EX", "1", "PX"), cmd("EXISTS", "a")}},
+		tcase{name: "grammar/zmpop-null-resp3", resp3: true, cmds: [][]string{cmd("ZMPOP", "1", "z", "MIN"), cmd("LMPOP", "1", "l", "LEFT")}},
+		tcase{name: "grammar/expire-options-first", setup: [][]string{{"SET", "a", "1"}}, cmds: [][]string{
+			cmd("PEXPIRE", "a", "x", "foo"), cmd("EXPIRE", "a", "1", "gt", "lt"), cmd("EXPIRE", "a", "1", "nx", "gt"), cmd("EXPIRE", "a", "x", "gt", "lt"),
+			cmd("EXPIREAT", "a", "1", "xx", "lt", "gt"), cmd("PEXPIRE", "a", "XX", "-9223372036854775808000", "NX"), cmd("EXPIRE", "a", "100", "xx", "gt"),
+			cmd("TTL", "a"),
+		}},
+	)
+}
