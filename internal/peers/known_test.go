@@ -3,12 +3,7 @@ package peers
 // known lists the tests that pass on redis-server and fail on serve today,
 // by suite, with the reason. TestPeers requires each to still fail there,
 // so a fix must remove its entry; what is not listed must pass.
-var known = []struct{ suite, test, reason string }{
-	{"asynq ./internal/rdb", "TestRedisInfo",
-		"INFO has only # Clients and # Stats, each header ended by \\n not \\r\\n, and no # Server " +
-			"(redis_version, uptime_in_days) or # Memory (used_memory_human, used_memory_peak_human, " +
-			"used_memory_peak_perc): issue #25 item 2"},
-}
+var known = []struct{ suite, test, reason string }{}
 
 func knownBySuite() map[string]map[string]string {
 	m := map[string]map[string]string{}
