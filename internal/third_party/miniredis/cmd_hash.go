@@ -602,17 +602,7 @@ func (m *Miniredis) cmdHrandfield(c *server.Peer, cmd string, args []string) {
 			return
 		}
 	}
-	// scriptgen: hrandfieldWithCountCommand's bounds. A count of -2^63, or
-	// past 2^62 with values, is refused; upstream built the reply's
-	// fields one by one and served nothing else meanwhile.
-	if opts.countSet && opts.count == math.MinInt64 {
-		setDirty(c)
-		c.WriteError(fmt.Sprintf("ERR value is out of range, value must between %d and %d", -math.MaxInt64, math.MaxInt64))
-		return
-	}
-	if opts.withValues && opts.count < -math.MaxInt64/2 {
-		setDirty(c)
-		c.WriteError("ERR value is out of range")
+	if opts.countSet && !randCountInRange(c, opts.count, opts.withValues) {
 		return
 	}
 
@@ -1143,4 +1133,24 @@ func abs(n int) int {
 		return -n
 	}
 	return n
+}
+
+// randCountInRange answers, as Redis 7.0's hrandfieldWithCountCommand and
+// zrandmemberWithCountCommand do, a count of HRANDFIELD or ZRANDMEMBER
+// that no reply could hold, and reports whether count is in range: -2^63,
+// or past ±2^62 with values or scores (scriptgen: upstream built the reply
+// one element at a time and served nothing else meanwhile; for ZRANDMEMBER
+// serve ran out of memory and died, found by Redis's zset.tcl).
+func randCountInRange(c *server.Peer, count int, withValues bool) bool {
+	switch {
+	case count == math.MinInt64:
+		setDirty(c)
+		c.WriteError(fmt.Sprintf("ERR value is out of range, value must between %d and %d", -math.MaxInt64, math.MaxInt64))
+		return false
+	case withValues && (count < -math.MaxInt64/2 || count > math.MaxInt64/2):
+		setDirty(c)
+		c.WriteError("ERR value is out of range")
+		return false
+	}
+	return true
 }

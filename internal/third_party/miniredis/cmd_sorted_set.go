@@ -1795,6 +1795,9 @@ func (m *Miniredis) cmdZrandmember(c *server.Peer, cmd string, args []string) {
 		c.WriteError(errWrongNumber(cmd))
 		return
 	}
+	if opts.withCount && !randCountInRange(c, opts.count, opts.withScores) {
+		return
+	}
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		db := m.db(ctx.selectedDB)
