@@ -496,6 +496,7 @@ func (m *Miniredis) cmdHscan(c *server.Peer, cmd string, args []string) {
 	opts := struct {
 		key       string
 		cursor    int
+		count     int
 		withMatch bool
 		match     string
 	}{
@@ -509,18 +510,18 @@ func (m *Miniredis) cmdHscan(c *server.Peer, cmd string, args []string) {
 	// MATCH and COUNT options
 	for len(args) > 0 {
 		if strings.ToLower(args[0]) == "count" {
-			// we do nothing with count
 			if len(args) < 2 {
 				setDirty(c)
 				c.WriteError(msgSyntaxError)
 				return
 			}
-			_, err := strconv.Atoi(args[1])
+			count, err := strconv.Atoi(args[1])
 			if err != nil {
 				setDirty(c)
 				c.WriteError(msgInvalidInt)
 				return
 			}
+			opts.count = count
 			args = args[2:]
 			continue
 		}
@@ -541,27 +542,19 @@ func (m *Miniredis) cmdHscan(c *server.Peer, cmd string, args []string) {
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		db := m.db(ctx.selectedDB)
-		// return _all_ (matched) keys every time
-
-		if opts.cursor != 0 {
-			// Invalid cursor.
-			c.WriteLen(2)
-			c.WriteBulk("0") // no next cursor
-			c.WriteLen(0)    // no elements
-			return
-		}
 		if db.exists(opts.key) && db.t(opts.key) != keyTypeHash {
 			c.WriteError(ErrWrongType.Error())
 			return
 		}
 
-		members := db.hashFields(opts.key)
+		// scriptgen: pages as Redis does (scan.go).
+		members, next := m.scanKey(db, opts.key, db.hashFields(opts.key), opts.cursor, opts.count)
 		if opts.withMatch {
 			members, _ = matchKeys(members, opts.match)
 		}
 
 		c.WriteLen(2)
-		c.WriteBulk("0") // no next cursor
+		c.WriteBulk(strconv.Itoa(next))
 		// HSCAN gives key, values.
 		c.WriteLen(len(members) * 2)
 		for _, k := range members {

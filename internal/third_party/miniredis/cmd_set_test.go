@@ -839,12 +839,16 @@ func TestSscan(t *testing.T) {
 		),
 	)
 
-	// Invalid cursor
+	// scriptgen: a listpack or intset comes back whole at cursor 0
+	// whatever the cursor, as Redis sends it.
 	mustDo(t, c,
 		"SSCAN", "set", "42",
 		proto.Array(
 			proto.String("0"),
-			proto.Strings(),
+			proto.Array(
+				proto.String("value1"),
+				proto.String("value2"),
+			),
 		),
 	)
 
@@ -913,38 +917,28 @@ func TestSscan(t *testing.T) {
 	})
 
 	s.SetAdd("largeset", "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8")
-	mustDo(t, c,
-		"SSCAN", "largeset", "0", "COUNT", "3",
-		proto.Array(
-			proto.String("3"),
-			proto.Array(
-				proto.String("v1"),
-				proto.String("v2"),
-				proto.String("v3"),
-			),
-		),
-	)
-	mustDo(t, c,
-		"SSCAN", "largeset", "3", "COUNT", "3",
-		proto.Array(
-			proto.String("6"),
-			proto.Array(
-				proto.String("v4"),
-				proto.String("v5"),
-				proto.String("v6"),
-			),
-		),
-	)
-	mustDo(t, c,
-		"SSCAN", "largeset", "6", "COUNT", "3",
-		proto.Array(
-			proto.String("0"),
-			proto.Array(
-				proto.String("v7"),
-				proto.String("v8"),
-			),
-		),
-	)
+	// scriptgen: a set of strings is a hashtable in Redis 7.0, so it
+	// pages (scan.go); the pages' order is the positions', not upstream's.
+	var got []string
+	for cursor, calls := "0", 0; ; calls++ {
+		if calls > 8 {
+			t.Fatalf("SSCAN COUNT 3 over 8 members did not end")
+		}
+		v, err := c.Do("SSCAN", "largeset", cursor, "COUNT", "3")
+		ok(t, err)
+		reply, err := proto.Parse(v)
+		ok(t, err)
+		parts := reply.([]interface{})
+		for _, e := range parts[1].([]interface{}) {
+			got = append(got, e.(string))
+		}
+		if cursor = parts[0].(string); cursor == "0" {
+			assert(t, calls >= 2, "8 members at COUNT 3 take 3 pages, took %d", calls+1)
+			break
+		}
+	}
+	sort.Strings(got)
+	equals(t, []string{"v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"}, got)
 }
 
 func TestDelElem(t *testing.T) {

@@ -4,7 +4,6 @@ package miniredis
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -1443,33 +1442,15 @@ func (m *Miniredis) cmdZscan(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		members := db.ssetMembers(opts.key)
+		// scriptgen: pages as Redis does (scan.go).
+		members, next := m.scanKey(db, opts.key, db.ssetMembers(opts.key), opts.cursor, opts.count)
 		if opts.withMatch {
 			members, _ = matchKeys(members, opts.match)
 		}
 
-		low := opts.cursor
-		high := low + opts.count
-		// validate high is correct
-		if high > len(members) || high == 0 {
-			high = len(members)
-		}
-		if opts.cursor > high {
-			// invalid cursor
-			c.WriteLen(2)
-			c.WriteBulk("0") // no next cursor
-			c.WriteLen(0)    // no elements
-			return
-		}
-		cursorValue := low + opts.count
-		if cursorValue >= len(members) {
-			cursorValue = 0 // no next cursor
-		}
-		members = members[low:high]
-
 		c.WriteLen(2)
-		c.WriteBulk(fmt.Sprintf("%d", cursorValue))
-		// HSCAN gives key, values.
+		c.WriteBulk(strconv.Itoa(next))
+		// ZSCAN gives member, score.
 		c.WriteLen(len(members) * 2)
 		for _, k := range members {
 			c.WriteBulk(k)

@@ -1447,12 +1447,18 @@ func TestZscan(t *testing.T) {
 		),
 	)
 
-	// Invalid cursor
+	// scriptgen: a listpack or intset comes back whole at cursor 0
+	// whatever the cursor, as Redis sends it.
 	mustDo(t, c,
 		"ZSCAN", "h", "42",
 		proto.Array(
 			proto.String("0"),
-			proto.Array(),
+			proto.Array(
+				proto.String("field1"),
+				proto.String("1"),
+				proto.String("field2"),
+				proto.String("2"),
+			),
 		),
 	)
 
@@ -1534,10 +1540,12 @@ func TestZscan(t *testing.T) {
 	s.ZAdd("largeset", 7.0, "v7")
 	s.ZAdd("largeset", 8.0, "v8")
 
+	// scriptgen: eight members are a listpack in Redis 7.0, which ZSCAN
+	// returns whole whatever COUNT says.
 	mustDo(t, c,
 		"ZSCAN", "largeset", "0", "COUNT", "3",
 		proto.Array(
-			proto.String("3"),
+			proto.String("0"),
 			proto.Array(
 				proto.String("v1"),
 				proto.String("1"),
@@ -1545,28 +1553,12 @@ func TestZscan(t *testing.T) {
 				proto.String("2"),
 				proto.String("v3"),
 				proto.String("3"),
-			),
-		),
-	)
-	mustDo(t, c,
-		"ZSCAN", "largeset", "3", "COUNT", "3",
-		proto.Array(
-			proto.String("6"),
-			proto.Array(
 				proto.String("v4"),
 				proto.String("4"),
 				proto.String("v5"),
 				proto.String("5"),
 				proto.String("v6"),
 				proto.String("6"),
-			),
-		),
-	)
-	mustDo(t, c,
-		"ZSCAN", "largeset", "6", "COUNT", "3",
-		proto.Array(
-			proto.String("0"),
-			proto.Array(
 				proto.String("v7"),
 				proto.String("7"),
 				proto.String("v8"),
