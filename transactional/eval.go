@@ -187,10 +187,10 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 			obj = killedError(L, obj, reason)
 		}
 		w.ErrorReply(errorFromLua(obj, r.name))
-		countScriptError(r.caller, w.Buf, obj)
+		countErrorReply(r.caller, w.Buf, obj)
 	} else {
 		writeLuaReply(&w, L.Get(-1), r.resp3, 0)
-		countScriptError(r.caller, w.Buf, L.Get(-1))
+		countErrorReply(r.caller, w.Buf, L.Get(-1))
 	}
 	L.SetTop(0)
 	e.reply = w.Buf
@@ -201,7 +201,7 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 // run ends with (reply, made from the Lua value v), as luaCallFunction
 // and luaReplyToRedisReply do: unless v carries the flag of an error that
 // was counted when the command inside the script failed.
-func countScriptError(c *server.Peer, reply []byte, v lua.LValue) {
+func countErrorReply(c *server.Peer, reply []byte, v lua.LValue) {
 	if len(reply) == 0 || reply[0] != '-' {
 		return
 	}
@@ -337,8 +337,14 @@ func (b *boxes) fill(t *lua.LTable, ss []string) {
 func writeError(c *server.Peer, msg string) {
 	w := resp.Writer{}
 	w.ErrorReply(msg)
-	c.CountError(msg)
-	c.WriteRaw(string(w.Buf))
+	writeReply(c, w.Buf)
+}
+
+// writeReply writes a reply the engine made in RESP, counting it in INFO
+// errorstats if it is an error.
+func writeReply(c *server.Peer, reply []byte) {
+	countErrorReply(c, reply, nil)
+	c.WriteRaw(string(reply))
 }
 
 // cmdScript serves SCRIPT LOAD/EXISTS/FLUSH/HELP (KILL is handled without
@@ -391,7 +397,7 @@ func (e *Engine) cmdScript(c *server.Peer, args []string) {
 			w.ErrorReply(msgScriptDebugMode)
 		}
 	}
-	c.WriteRaw(string(w.Buf))
+	writeReply(c, w.Buf)
 }
 
 var scriptHelp = []string{
