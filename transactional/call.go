@@ -22,8 +22,11 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	fail := func(msg string) int { return failWith(errorTable(L, msg)) }
 	// A refusal of the command itself (scriptCall's), unlike a misuse of
 	// redis.call, carries the flag Redis 7.0 adds to a command's errors.
+	// Redis counts the refusal in INFO errorstats there and then (the
+	// flag keeps the script's error reply from counting it again).
 	refuse := func(msg string) int {
 		t := errorTable(L, msg)
+		s.run.caller.CountError(lua.LVAsString(t.RawGetString("err")))
 		t.RawSetString("ignore_error_stats_update", lua.LTrue)
 		return failWith(t)
 	}

@@ -222,6 +222,10 @@ func New(opts ...Option) *Engine {
 	e.wireAdmin()
 	e.srv.SetPreHook(e.hook)
 	e.m.SetBusyCheck(e.busyWhileWaiting)
+	e.m.SetCachedScripts(func() int { return len(e.scripts) })
+	// A script's redis.calls answer through the nested peer: Redis counts
+	// their errors in INFO errorstats, caught by pcall or not.
+	e.inner.CountErrorsIn(e.srv.ErrorStats())
 	e.srv.SetLimits(o.limits, func(p *server.Peer) (idleExempt, unauthenticated bool) {
 		return miniredis.PeerSubscribed(p), o.password != "" && !miniredis.PeerAuthenticated(p)
 	})

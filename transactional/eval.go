@@ -1,6 +1,7 @@
 package transactional
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -107,6 +108,7 @@ func (e *Engine) evalScript(c *server.Peer, sc *evalScript, readOnly bool, keys,
 	if readOnly && sc.flags&(scriptNoWrites|scriptCompat) == 0 {
 		w := resp.Writer{Buf: e.reply[:0], G: e.goReply}
 		w.ErrorReply(miniredis.MsgWriteFlagWithRO)
+		c.CountError(miniredis.MsgWriteFlagWithRO)
 		e.reply = w.Buf
 		return w.Buf
 	}
@@ -185,12 +187,32 @@ func (e *Engine) execute(s *sandbox, r *run, fn *lua.LFunction, keys, argv []str
 			obj = killedError(L, obj, reason)
 		}
 		w.ErrorReply(errorFromLua(obj, r.name))
+		countErrorReply(r.caller, w.Buf, obj)
 	} else {
 		writeLuaReply(&w, L.Get(-1), r.resp3, 0)
+		countErrorReply(r.caller, w.Buf, L.Get(-1))
 	}
 	L.SetTop(0)
 	e.reply = w.Buf
 	return w.Buf
+}
+
+// countScriptError counts in INFO errorstats the error reply a script
+// run ends with (reply, made from the Lua value v), as luaCallFunction
+// and luaReplyToRedisReply do: unless v carries the flag of an error that
+// was counted when the command inside the script failed.
+func countErrorReply(c *server.Peer, reply []byte, v lua.LValue) {
+	if len(reply) == 0 || reply[0] != '-' {
+		return
+	}
+	if t, ok := v.(*lua.LTable); ok && t.RawGetString("ignore_error_stats_update") == lua.LTrue {
+		return
+	}
+	end := bytes.IndexByte(reply, '\r')
+	if end < 0 {
+		end = len(reply)
+	}
+	c.CountError(string(reply[1:end]))
 }
 
 // armLimit arms the script time limit for the run just stored in
@@ -315,7 +337,14 @@ func (b *boxes) fill(t *lua.LTable, ss []string) {
 func writeError(c *server.Peer, msg string) {
 	w := resp.Writer{}
 	w.ErrorReply(msg)
-	c.WriteRaw(string(w.Buf))
+	writeReply(c, w.Buf)
+}
+
+// writeReply writes a reply the engine made in RESP, counting it in INFO
+// errorstats if it is an error.
+func writeReply(c *server.Peer, reply []byte) {
+	countErrorReply(c, reply, nil)
+	c.WriteRaw(string(reply))
 }
 
 // cmdScript serves SCRIPT LOAD/EXISTS/FLUSH/HELP (KILL is handled without
@@ -368,7 +397,7 @@ func (e *Engine) cmdScript(c *server.Peer, args []string) {
 			w.ErrorReply(msgScriptDebugMode)
 		}
 	}
-	c.WriteRaw(string(w.Buf))
+	writeReply(c, w.Buf)
 }
 
 var scriptHelp = []string{

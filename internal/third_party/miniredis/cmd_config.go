@@ -230,7 +230,10 @@ func (m *Miniredis) cmdConfig(c *server.Peer, cmd string, args []string) {
 			wrong()
 			return
 		}
-		withTx(m, c, func(c *server.Peer, ctx *connCtx) { c.WriteOK() })
+		withTx(m, c, func(c *server.Peer, ctx *connCtx) {
+			m.srv.ErrorStats().Reset() // scriptgen: INFO errorstats
+			c.WriteOK()
+		})
 	case "rewrite":
 		if len(args) != 0 {
 			wrong()

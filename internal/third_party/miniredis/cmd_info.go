@@ -153,7 +153,13 @@ func (m *Miniredis) infoSection(b *strings.Builder, name string) {
 			field(k, 0)
 		}
 		field("used_memory_lua_human", "0B")
-		for _, k := range []string{"used_memory_scripts_eval", "number_of_cached_scripts", "number_of_functions",
+		field("used_memory_scripts_eval", 0)
+		cached := 0
+		if m.cachedScripts != nil {
+			cached = m.cachedScripts()
+		}
+		field("number_of_cached_scripts", cached)
+		for _, k := range []string{"number_of_functions",
 			"number_of_libraries", "used_memory_vm_functions", "used_memory_vm_total"} {
 			field(k, 0)
 		}
@@ -217,11 +223,12 @@ func (m *Miniredis) infoSection(b *strings.Builder, name string) {
 			"total_forks", "migrate_cached_sockets", "slave_expires_tracked_keys", "active_defrag_hits",
 			"active_defrag_misses", "active_defrag_key_hits", "active_defrag_key_misses", "total_active_defrag_time",
 			"current_active_defrag_time", "tracking_total_keys", "tracking_total_items", "tracking_total_prefixes",
-			"unexpected_error_replies", "total_error_replies", "dump_payload_sanitizations", "total_reads_processed",
+			"unexpected_error_replies", "dump_payload_sanitizations", "total_reads_processed",
 			"total_writes_processed", "io_threaded_reads_processed", "io_threaded_writes_processed",
 			"reply_buffer_shrinks", "reply_buffer_expands"} {
 			field(k, 0)
 		}
+		field("total_error_replies", srv.ErrorStats().Total())
 	case "replication":
 		field("role", "master")
 		field("connected_slaves", 0)
@@ -247,6 +254,10 @@ func (m *Miniredis) infoSection(b *strings.Builder, name string) {
 			}
 			field(k, strconv.FormatFloat(v, 'f', 6, 64))
 		}
+	case "errorstats":
+		for _, e := range srv.ErrorStats().ByCode() {
+			field("errorstat_"+e.Code, "count="+strconv.FormatInt(e.N, 10))
+		}
 	case "cluster":
 		field("cluster_enabled", 0)
 	case "keyspace":
@@ -259,6 +270,11 @@ func (m *Miniredis) infoSection(b *strings.Builder, name string) {
 		}
 	}
 }
+
+// SetCachedScripts gives INFO memory the count of scripts in the cache
+// (number_of_cached_scripts), which is the engine's: it is asked with
+// the lock held. It must be set before the server serves.
+func (m *Miniredis) SetCachedScripts(count func() int) { m.cachedScripts = count }
 
 // bytesHuman is Redis's bytesToHuman.
 func bytesHuman(n int) string {

@@ -86,6 +86,8 @@ type Miniredis struct {
 	Ctx         context.Context
 	CtxCancel   context.CancelFunc
 	started     time.Time // scriptgen: INFO's uptime
+
+	cachedScripts func() int // scriptgen: see SetCachedScripts
 }
 
 type txCmd func(*server.Peer, *connCtx)

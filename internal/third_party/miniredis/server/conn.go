@@ -27,7 +27,8 @@ func (s *Server) servePeer(c net.Conn) {
 	r := newReqReader(rd, lim)
 	out := &countingWriter{w: c}
 	peer := &Peer{
-		w: bufio.NewWriter(out),
+		w:    bufio.NewWriter(out),
+		errs: &s.errs,
 	}
 	s.addClient(peer, c, ic)
 	defer s.dropClient(peer)

@@ -48,6 +48,7 @@ type Server struct {
 	logf      func(format string, args ...any)
 	wake      func()     // see SetWake
 	clients   clientList // scriptgen: see clientinfo.go
+	errs      ErrorStats // scriptgen: see errorstats.go
 }
 
 // NewServer makes a server listening on addr. Close with .Close().
@@ -316,6 +317,7 @@ type Peer struct {
 	ClientName   string      // client name set by CLIENT SETNAME
 	sink         Sink        // scriptgen: see SetSink
 	client       *Client     // scriptgen: see clientinfo.go
+	errs         *ErrorStats // scriptgen: see errorstats.go
 }
 
 func NewPeer(w *bufio.Writer) *Peer {
@@ -355,7 +357,7 @@ func (c *Peer) OnDisconnect(f func()) {
 func (c *Peer) Block(f func(*Writer)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f(&Writer{c.w, c.Resp3, c.sink})
+	f(&Writer{c.w, c.Resp3, c.sink, c.errs})
 }
 
 // scriptgen: the single-reply methods below write through a Writer on the
@@ -369,7 +371,7 @@ func (c *Peer) WriteError(e string) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteError(e)
 }
 
@@ -379,7 +381,7 @@ func (c *Peer) WriteInline(s string) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteInline(s)
 }
 
@@ -394,7 +396,7 @@ func (c *Peer) WriteBulk(s string) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteBulk(s)
 }
 
@@ -404,7 +406,7 @@ func (c *Peer) WriteNull() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteNull()
 }
 
@@ -414,7 +416,7 @@ func (c *Peer) WriteLen(n int) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteLen(n)
 }
 
@@ -424,7 +426,7 @@ func (c *Peer) WriteMapLen(n int) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteMapLen(n)
 }
 
@@ -434,7 +436,7 @@ func (c *Peer) WriteSetLen(n int) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteSetLen(n)
 }
 
@@ -444,7 +446,7 @@ func (c *Peer) WritePushLen(n int) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WritePushLen(n)
 }
 
@@ -454,7 +456,7 @@ func (c *Peer) WriteInt(n int) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteInt(n)
 }
 
@@ -464,7 +466,7 @@ func (c *Peer) WriteFloat(n float64) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteFloat(n)
 }
 
@@ -474,7 +476,7 @@ func (c *Peer) WriteRaw(s string) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteRaw(s)
 }
 
@@ -484,7 +486,7 @@ func (c *Peer) WriteStrings(strs []string) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink}
+	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteStrings(strs)
 }
 
@@ -528,7 +530,8 @@ func toInline(s string) string {
 type Writer struct {
 	w     *bufio.Writer
 	resp3 bool
-	sink  Sink // scriptgen: replies go here, not to w, when set
+	sink  Sink        // scriptgen: replies go here, not to w, when set
+	errs  *ErrorStats // scriptgen: counts WriteError's errors when set
 }
 
 // scriptgen: the Writer writes RESP with strconv and WriteString where
@@ -552,6 +555,7 @@ func (w *Writer) writeLine(t byte, s string) {
 
 // WriteError writes a redis 'Error'
 func (w *Writer) WriteError(e string) {
+	w.errs.Count(e)
 	if w.sink != nil {
 		w.sink.Error(toInline(e))
 		return
