@@ -20,8 +20,8 @@ var longNativeCalls = map[string]string{
 	"string.rep in a loop": "while true do local s = string.rep('x', 2^27) end",
 	"concat of a huge table": "local t = {} for i = 1, 2^20 do t[i] = 'x' end " +
 		"setmetatable(t, {}) while true do table.concat(t) end",
-	"sort, slow comparator": "local t = {} for i = 1, 2^16 do t[i] = -i end " +
-		"table.sort(t, function(a, b) for j = 1, 100 do end return a < b end)",
+	"sort, slow comparator": "local t = {} for i = 1, 2^16 do t[i] = (i * 7919) % 2^16 end " +
+		"table.sort(t, function(a, b) for j = 1, 1000 do end return a < b end)",
 	"sort of a huge table": "local t = {} for i = 1, 2^21 do t[i] = (i * 7919) % 2^21 end while true do table.sort(t) " +
 		"for i = 1, 2^21, 2 do t[i] = -t[i] end end",
 	"cjson of shared subtables":       "local t = {1} for i = 1, 30 do t = {t, t, t, t} end return cjson.encode(t)",
