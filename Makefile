@@ -6,7 +6,7 @@
 GO        ?= go
 SCRIPTGEN := bin/scriptgen
 
-.PHONY: all build lint test-lua bundle generate plots test peers redis-suite bench pgo fmt vet forks realworld clean
+.PHONY: all build lint test-lua bundle generate plots test peers peers-txn redis-suite bench pgo fmt vet forks realworld clean
 
 all: lint test-lua bundle generate
 
@@ -70,6 +70,13 @@ test: vet fmt
 # pinned and downloaded at run time, on serve, redis-server and miniredis.
 peers:
 	$(GO) test -count=1 -timeout 40m -v -run '^TestPeers$$' ./internal/peers -args -peers.node -peers.miniredis
+
+# The peers' suites through a RESP proxy that ships every script they send
+# as its transactional bundle, beside a direct run on redis-server; then the
+# recorded script calls replayed with failures injected. One table; the
+# last line reads `peers-txn: D differences, R× median`.
+peers-txn:
+	$(GO) test -count=1 -timeout 45m -v -run '^TestPeersTxn$$' ./internal/peers -args -peers.node
 
 vet:
 	$(GO) vet ./...
