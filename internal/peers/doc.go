@@ -20,14 +20,16 @@
 // column is information only.
 //
 // peers-txn (TestPeersTxn, `make peers-txn`) runs the same suites direct
-// on one redis-server and through a test-only RESP proxy in front of
-// another (proxy_test.go): every script they send reaches Redis as what
-// `scriptgen bundle` ships for it flagged transactional, and every script
-// call is handed to a recorder whose calls are then replayed with failures
-// injected (replay_test.go). A test that passes direct must pass through
-// the prelude, and the replay must find no keyspace difference; the table
-// counts, per suite, the scripts shipped with the runtime journal, with
-// the inline one, unwrapped, and those the bundler could not take.
+// on one redis-server and through a test-only RESP proxy (proxy_test.go)
+// in front of another and in front of serve: every script they send
+// reaches the server as what `scriptgen bundle` ships for it flagged
+// transactional, and every script call the proxy in front of Redis
+// forwards is handed to a recorder whose calls are then replayed with
+// failures injected (replay_test.go). A test that passes direct must pass
+// through the prelude on both, and the replay must find no keyspace
+// difference; the table counts, per suite, the scripts shipped with the
+// runtime journal, with the inline one, unwrapped, and those the bundler
+// could not take.
 //
 // The package has no non-test code; it must not be imported. Its tests may
 // import internal/redistest, and for peers-txn the bundler's own path:

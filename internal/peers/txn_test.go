@@ -8,21 +8,30 @@ import (
 	"testing"
 )
 
-// targetTxn is the proxied column: redis-server behind the proxy, every
-// script shipped as its transactional bundle.
-const targetTxn = "through the prelude"
+// The proxied columns: a server behind the proxy, every script shipped as
+// its transactional bundle.
+const (
+	targetTxn      = "through the prelude"
+	targetTxnServe = "through the prelude on serve"
+)
 
 // txnRow is one suite of TestPeersTxn: its runs direct and through the
 // proxy, the scripts the proxy shipped, and what the replay found.
 type txnRow struct {
 	suite           string
 	direct, through result
+	serve           result // through the prelude on serve
 	ships           []shipment
 	replay          replayResult
 }
 
+// txnTargets are the servers of a run: direct for the plain runs, redis
+// and serve behind a proxy each.
+type txnTargets struct{ direct, redis, serve target }
+
 // TestPeersTxn runs every suite direct on a redis-server and through the
-// proxy in front of another, replays the script calls each recorded
+// proxy in front of another and in front of `scriptgen serve` (which
+// recognises the bundles and runs them on its own journal), replays the script calls each recorded
 // (replay_test.go), prints one table and a last line a script can read,
 // and fails when a test that passes direct fails through the prelude
 // (after one retry of just those, as TestPeers retries) or when the replay
@@ -31,19 +40,19 @@ func TestPeersTxn(t *testing.T) {
 	if testing.Short() {
 		t.Skip("peers-txn downloads and runs other projects' suites twice (minutes); make peers-txn runs it")
 	}
-	direct, behind := startRedis(t), startRedis(t)
+	tt := txnTargets{startRedis(t), startRedis(t), startServe(t)}
 	var rows []txnRow
 	mods := &modules{root: t.TempDir(), dirs: map[string]string{}}
 	for _, s := range goSuites {
 		dir := mods.dir(t, s.module, s.patch)
-		rows = append(rows, runTxn(t, s.name, direct, behind,
+		rows = append(rows, runTxn(t, s.name, tt,
 			func(addr string) result { return s.run(dir, addr) },
 			func(addr string, ref, res result) []string { return s.retry(dir, addr, ref, res) }))
 	}
 	if *withNode {
 		dir := nodeDir(t)
 		for _, s := range nodeSuites {
-			rows = append(rows, runTxn(t, s.name, direct, behind,
+			rows = append(rows, runTxn(t, s.name, tt,
 				func(addr string) result { return runNode(dir, s.file, addr) }, nil))
 		}
 	}
@@ -55,21 +64,25 @@ func TestPeersTxn(t *testing.T) {
 }
 
 // runTxn runs one suite direct and through a proxy of its own in front of
-// behind, at once, then replays what the proxy recorded.
-func runTxn(t *testing.T, suite string, direct, behind target, run func(addr string) result,
+// each of redis and serve, at once, then replays what the proxy in front
+// of redis recorded (the one in front of serve records nothing: the
+// replay runs its calls on both servers itself).
+func runTxn(t *testing.T, suite string, tt txnTargets, run func(addr string) result,
 	retry func(addr string, ref, res result) []string) txnRow {
 	t.Helper()
 	rec := newRecorder()
-	p := startProxy(t, behind.addr, rec)
-	rows := eachTarget(t, suite, []target{direct, {name: targetTxn, addr: p.addr()}},
-		func(tg target) result { return run(tg.addr) })
-	if retry != nil {
-		if again := retry(p.addr(), rows[0].res, rows[1].res); len(again) > 0 {
-			t.Logf("%s %s: passed on a second run: %s", suite, targetTxn, strings.Join(again, ", "))
+	p := startProxy(t, tt.redis.addr, rec)
+	ps := startProxy(t, tt.serve.addr, nil)
+	targets := []target{tt.direct, {name: targetTxn, addr: p.addr()}, {name: targetTxnServe, addr: ps.addr()}}
+	rows := eachTarget(t, suite, targets, func(tg target) result { return run(tg.addr) })
+	for i := 1; retry != nil && i < len(rows); i++ {
+		if again := retry(targets[i].addr, rows[0].res, rows[i].res); len(again) > 0 {
+			t.Logf("%s %s: passed on a second run: %s", suite, targets[i].name, strings.Join(again, ", "))
 		}
 	}
 	p.close() // nothing more is recorded while the replay runs
-	row := txnRow{suite: suite, direct: rows[0].res, through: rows[1].res, ships: p.ships.all()}
+	ps.close()
+	row := txnRow{suite: suite, direct: rows[0].res, through: rows[1].res, serve: rows[2].res, ships: p.ships.all()}
 	row.replay = replay(t, rec)
 	return row
 }
@@ -82,6 +95,9 @@ func txnProblems(rows []txnRow) []string {
 		for _, name := range regressions(r.direct, r.through) {
 			problems = append(problems, fmt.Sprintf("%s: %s passes direct but fails through the prelude: %s", r.suite, name, r.through[name].first))
 		}
+		for _, name := range regressions(r.direct, r.serve) {
+			problems = append(problems, fmt.Sprintf("%s: %s passes direct but fails through the prelude on serve: %s", r.suite, name, r.serve[name].first))
+		}
 		for _, d := range r.replay.Diffs {
 			problems = append(problems, fmt.Sprintf("%s: keyspace difference: %s", r.suite, d))
 		}
@@ -93,9 +109,9 @@ func txnProblems(rows []txnRow) []string {
 // that could not be bundled and why.
 func txnTable(rows []txnRow) string {
 	var b strings.Builder
-	b.WriteString("| suite | passed direct | passed through the prelude | injected failures | keyspace differences | median server-time ratio (suite) " +
+	b.WriteString("| suite | passed direct | passed through the prelude | on serve | injected failures | keyspace differences | median server-time ratio (suite) " +
 		"| scripts seen | runtime | inline journal | unwrapped | not bundled | script calls |\n" +
-		"|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+		"|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	var failed strings.Builder
 	for _, r := range rows {
 		kinds := map[string]int{}
@@ -107,8 +123,8 @@ func txnTable(rows []txnRow) string {
 				fmt.Fprintf(&failed, "| %s | %s | %s |\n", r.suite, s.src.sha, cell(s.why))
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %d/%d | %d/%d | %d | %d | %s (%s) | %d | %d | %d | %d | %d | %d |\n",
-			r.suite, r.direct.passed(), len(r.direct), r.through.passed(), len(r.through),
+		fmt.Fprintf(&b, "| %s | %d/%d | %d/%d | %d/%d | %d | %d | %s (%s) | %d | %d | %d | %d | %d | %d |\n",
+			r.suite, r.direct.passed(), len(r.direct), r.through.passed(), len(r.through), r.serve.passed(), len(r.serve),
 			r.replay.Injected, len(r.replay.Diffs), ratio(median(values(r.replay.Ratios))), ratio(r.replay.SuiteRatio),
 			len(r.ships), kinds[shipRuntime], kinds[shipInline], kinds[shipUnwrapped], kinds[shipFailed], calls)
 	}
@@ -166,21 +182,23 @@ func ratio(r float64) string {
 func TestTxnReport(t *testing.T) {
 	rows := []txnRow{
 		{suite: "a", direct: result{"T1": {pass: true}, "T2": {pass: true}}, through: result{"T1": {pass: true}, "T2": {first: "boom"}},
+			serve:  result{"T1": {pass: true}, "T2": {pass: true}},
 			ships:  []shipment{{kind: shipRuntime, calls: 3}, {kind: shipFailed, why: "x.lua:1: bad", calls: 1}},
 			replay: replayResult{Injected: 7, Ratios: map[string]float64{"s1": 1.5, "s2": 1.1}, SuiteRatio: 1.2}},
-		{suite: "b", direct: result{"T": {pass: true}}, through: result{"T": {pass: true}},
+		{suite: "b", direct: result{"T": {pass: true}}, through: result{"T": {pass: true}}, serve: result{"T": {first: "hang"}},
 			ships:  []shipment{{kind: shipUnwrapped, calls: 2}, {kind: shipInline, calls: 1}},
 			replay: replayResult{Diffs: []string{"k: string \"a\" vs none"}, Ratios: map[string]float64{"s3": 1.0}}},
 	}
 	problems := txnProblems(rows)
-	if len(problems) != 2 || !strings.Contains(problems[0], "a: T2 passes direct but fails through the prelude: boom") ||
-		!strings.Contains(problems[1], "b: keyspace difference: k:") {
+	if len(problems) != 3 || !strings.Contains(problems[0], "a: T2 passes direct but fails through the prelude: boom") ||
+		!strings.Contains(problems[1], "b: T passes direct but fails through the prelude on serve: hang") ||
+		!strings.Contains(problems[2], "b: keyspace difference: k:") {
 		t.Errorf("problems %q", problems)
 	}
 	table := txnTable(rows)
 	for _, want := range []string{
-		"| a | 2/2 | 1/2 | 7 | 0 | 1.30 (1.20) | 2 | 1 | 0 | 0 | 1 | 4 |",
-		"| b | 1/1 | 1/1 | 0 | 1 | 1.00 (n/a) | 2 | 0 | 1 | 1 | 0 | 3 |",
+		"| a | 2/2 | 1/2 | 2/2 | 7 | 0 | 1.30 (1.20) | 2 | 1 | 0 | 0 | 1 | 4 |",
+		"| b | 1/1 | 1/1 | 0/1 | 0 | 1 | 1.00 (n/a) | 2 | 0 | 1 | 1 | 0 | 3 |",
 		"x.lua:1: bad",
 	} {
 		if !strings.Contains(table, want) {
