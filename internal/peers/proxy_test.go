@@ -37,8 +37,9 @@ import (
 // because the proxy loads the bundle on a connection of its own first and
 // forwards ECHO of the text's SHA-1 in the command's place (in a MULTI the
 // bundle is thus loaded when queued rather than at EXEC: loading is
-// idempotent and a cache). A load that fails is forwarded as it is, with
-// the bundle, so that its error arrives in order.
+// idempotent and a cache; in RESP2 subscribe mode, where Redis refuses
+// both, its error names ECHO). A load that fails is forwarded as it is,
+// with the bundle, so that its error arrives in order.
 //
 // Left as they are: FUNCTION and FCALL (a library is not a script text the
 // bundler ships as EVAL), inline commands (a script text cannot be written

@@ -178,6 +178,9 @@ func TestProxyPipeline(t *testing.T) {
 		{"SCRIPT", "LOAD", halfWrite},
 		{"EVALSHA", sha, "2", "a", "n", "y"},
 		{"MGET", "a", "n"},
+		{"CLIENT", "SETNAME", "piped"},
+		{"CLIENT", "GETNAME"},
+		{"EVAL_RO", "return redis.call('GET', KEYS[1])", "1", "a"},
 	} {
 		batch = append(batch, encodeRequest(cmd)...)
 	}
@@ -186,7 +189,7 @@ func TestProxyPipeline(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"+OK\r\n", "+OK\r\n", ":2\r\n", "$1\r\nx\r\n", "$40\r\n" + sha + "\r\n", ":3\r\n",
-		"*2\r\n$1\r\ny\r\n$1\r\n3\r\n", "+PONG\r\n"}
+		"*2\r\n$1\r\ny\r\n$1\r\n3\r\n", "+OK\r\n", "$5\r\npiped\r\n", "$1\r\ny\r\n", "+PONG\r\n"}
 	for i, w := range want {
 		if got := frame(t, r); got != w {
 			t.Errorf("reply %d: %q, want %q", i, got, w)
