@@ -72,11 +72,14 @@ peers:
 	$(GO) test -count=1 -timeout 40m -v -run '^TestPeers$$' ./internal/peers -args -peers.node -peers.miniredis
 
 # The peers' suites through a RESP proxy that ships every script they send
-# as its transactional bundle, beside a direct run on redis-server; then the
-# recorded script calls replayed with failures injected. One table; the
-# last line reads `peers-txn: D differences, R× median`.
+# as its transactional bundle (in front of redis-server and of serve),
+# beside a direct run on redis-server; then the recorded script calls
+# replayed with failures injected. One table; the
+# last line reads `peers-txn: D differences, R× median`. About 10 minutes
+# on a shared 2-core machine, most of it asynq's top-level tests asleep;
+# the replay bounds each suite's share by its own budget.
 peers-txn:
-	$(GO) test -count=1 -timeout 45m -v -run '^TestPeersTxn$$' ./internal/peers -args -peers.node
+	$(GO) test -count=1 -timeout 60m -v -run '^TestPeersTxn$$' ./internal/peers -args -peers.node
 
 vet:
 	$(GO) vet ./...
