@@ -38,8 +38,11 @@
 -- string values, hash fields and sorted set scores as reads returned
 -- them, false for absent. resp3: the script chose RESP3 (setresp), in
 -- which the journal's own reads would come back in other shapes, so it
--- switches to RESP2 around them.
-local log, n, seen, timed, sv, hv, zv, resp3
+-- switches to RESP2 around them. gone: keys an EXISTS of the run found
+-- absent, whose first write is undone by DEL without reading. two: the
+-- handler of commands that move an element between two keys, called
+-- while either key is not journaled whole.
+local log, n, seen, timed, sv, hv, zv, resp3, gone, two
 local function forget(k)
   if sv then
     sv[k] = nil
@@ -53,7 +56,7 @@ local function forget(k)
 end
 local function snap(k)
   seen[k] = true
-  local at = redis.call('PEXPIRETIME', k)
+  local at = gone and gone[k] and -2 or redis.call('PEXPIRETIME', k)
   n = n + 1
   if at == -2 then
     log[n] = {'DEL', k}
@@ -66,7 +69,7 @@ local function snap(k)
     log[n] = {'RESTORE', k, 0, d, 'REPLACE'}
   end
 end
---@ helper keepttl HDEL EXPIRE PEXPIRE EXPIREAT PEXPIREAT PERSIST ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK SADD SREM
+--@ helper keepttl HDEL EXPIRE PEXPIRE EXPIREAT PEXPIREAT PERSIST ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK SADD SREM LPOP RPOP RPOPLPUSH LMOVE
 -- keepttl journals k's expiry before a write that may change it or delete
 -- the key. Undone in order, the key exists again when it is restored.
 local function keepttl(k)
@@ -428,6 +431,102 @@ local function h_push(cmd, k, ...)
   log[n] = {(c == 'lpush' or c == 'lpushx') and 'LPOP' or 'RPOP', k, select('#', ...)}
 end
 --@ end
+--@ helper logged LPOP RPOP RPOPLPUSH LMOVE
+-- logged logs e as an undo whose content the write's reply gives, and
+-- returns the fix that gets the reply: fill(e, r) fills e, or returns
+-- false when the write changed nothing (the entry is dropped). e goes in
+-- the log before the write: guarded only sees the reply of a write that
+-- has an undo.
+local function logged(e, fill)
+  n = n + 1
+  log[n] = e
+  return function(r)
+    if r and fill(e, r) ~= false then
+      return
+    end
+    log[n], n = nil, n - 1
+  end
+end
+--@ end
+--@ h_pop LPOP RPOP
+-- A pop is undone by pushing what it returned back to the same end, the
+-- element popped first last (undos run newest first: the entry logged
+-- first holds the first popped elements, later ones the next thousands);
+-- the key's expiry is journaled first, as the pop may empty and delete
+-- it.
+local function h_pop(cmd, k)
+  keepttl(k)
+  if seen[k] then
+    return
+  end
+  return logged({string.lower(cmd) == 'lpop' and 'LPUSH' or 'RPUSH', k}, function(e, r)
+    if type(r) ~= 'table' then
+      e[3] = r
+      return
+    end
+    local m = #r
+    if m == 0 then
+      return false
+    end
+    for i = 1, m, 1000 do
+      local c = e
+      if i > 1 then
+        c = {e[1], k}
+        n = n + 1
+        log[n] = c
+      end
+      local top = i + 999
+      if top > m then
+        top = m
+      end
+      for j = top, i, -1 do
+        c[#c + 1] = r[j]
+      end
+    end
+  end)
+end
+--@ end
+--@ h_move RPOPLPUSH LMOVE
+-- A move is undone by the move back, from the end it pushed to to the end
+-- it popped from: undone newest first, both keys are then as the move
+-- left them, or are restored whole after (seen) anyway; unless the
+-- destination is restored whole, whose later writes are not journaled:
+-- then the element goes back by a push. The source's expiry is
+-- journaled first, as the move may empty it.
+local function h_move(cmd, src, dst, from, to)
+  if string.lower(cmd) == 'rpoplpush' then
+    from, to = 'right', 'left'
+  else
+    from, to = string.lower(from or ''), string.lower(to or '')
+  end
+  forget(dst)
+  if gone then
+    gone[dst] = nil
+  end
+  if not seen[src] then
+    keepttl(src)
+  end
+  local back = seen[dst]
+  return logged({'LMOVE', dst, src, to, from}, function(e, r)
+    if back then
+      e[1], e[2], e[3], e[4], e[5] = from == 'left' and 'LPUSH' or 'RPUSH', src, r, nil, nil
+    end
+  end), true
+end
+two = h_move
+--@ end
+--@ reader r_exists EXISTS
+-- An EXISTS that found none of its keys: their first writes are undone by
+-- DEL, with no read.
+local function r_exists(r, ...)
+  if r == 0 then
+    gone = gone or {}
+    for i = 1, select('#', ...) do
+      gone[select(i, ...)] = true
+    end
+  end
+end
+--@ end
 --@ h_xadd XADD
 -- An XADD without trimming is undone by XDEL of the new entry and XSETID
 -- back to the stream's old last ID and counters, once anything was ever
@@ -576,8 +675,11 @@ local function guarded(w, raise, cmd, ...)
   end
   local mark, fix = n
   if type(w) == 'function' then
-    local k = ...
-    if k ~= nil and not seen[k] then
+    local k, k2 = ...
+    if k ~= nil and not seen[k] and gone and gone[k] and w ~= two then
+      forget(k)
+      snap(k)
+    elseif k ~= nil and (not seen[k] or w == two and k2 ~= nil and not seen[k2]) then
       -- keep: the handler left what reads returned true of k.
       local keep
       fix, keep = w(cmd, ...)
@@ -685,7 +787,7 @@ local function run(body)
   n, resp3 = 0, false
   local ok, r = xpcall(body, pass)
   local l, c = log, n
-  log, n, seen, timed, sv, hv, zv, resp3 = nil, nil, nil, nil, nil, nil, nil, false
+  log, n, seen, timed, sv, hv, zv, resp3, gone = nil, nil, nil, nil, nil, nil, nil, false, nil
   if ok then
     return r
   end
