@@ -43,7 +43,11 @@
 -- handler of commands that move an element between two keys, called
 -- while either key is not journaled whole.
 local log, n, seen, timed, sv, hv, zv, resp3, gone, two
+local xs
 local function forget(k)
+  if xs then
+    xs[k] = nil
+  end
   if sv then
     sv[k] = nil
   end
@@ -527,19 +531,68 @@ local function r_exists(r, ...)
   end
 end
 --@ end
---@ h_xadd XADD
--- An XADD without trimming is undone by XDEL of the new entry and XSETID
--- back to the stream's old last ID and counters, once anything was ever
--- deleted from the stream.
-local function h_xadd(cmd, k, ...)
-  for i = 1, select('#', ...) do
-    local a = select(i, ...)
-    if type(a) == 'string' then
-      a = string.lower(a)
-      if a == 'maxlen' or a == 'minid' or a == 'nomkstream' then
-        return snap(k)
+--@ helper streams XADD XTRIM
+-- A stream without consumer groups is journaled once per run by what
+-- XINFO STREAM says of it (one read, no DUMP): its entries are rebuilt
+-- if the run fails (rebuild). Appended entries need nothing more; a trim
+-- first saves the old entries it may remove (trimmed): only the head of
+-- the stream, which an XADD cannot put back. xs maps such a stream to
+-- its undo entry, e: the XSETID that ends the rebuild, e.saved the
+-- trimmed entries oldest first, e.top the newest of them, e.len the
+-- length XINFO gave, true only while the write that made e runs.
+-- later says whether stream ID a is after b (IDs as Redis writes them).
+local function later(a, b)
+  local am, as = string.match(a, '^(%d+)-(%d+)$')
+  local bm, bs = string.match(b, '^(%d+)-(%d+)$')
+  if #am ~= #bm then
+    return #am > #bm
+  end
+  if am ~= bm then
+    return am > bm
+  end
+  if #as ~= #bs then
+    return #as > #bs
+  end
+  return as > bs
+end
+-- rebuild runs when the run failed and what came after e is undone: the
+-- stream holds its old entries not trimmed and those the run appended.
+-- Emptied by XTRIM, which keeps the key, its expiry and its
+-- max-deleted-entry-id, and moved back to 0-0, the stream gets its old
+-- entries again, under their IDs, and its last ID and entries-added.
+-- Its listpack nodes are then split as before: Redis fills them in order
+-- by its node limits alone.
+local function rebuild(e)
+  redis.setresp(2)
+  local k, saved = e[2], e.saved
+  local cur = redis.pcall('XRANGE', k, '-', e[3])
+  if cur.err then
+    return cur
+  end
+  local u = redis.pcall('XTRIM', k, 'MAXLEN', 0)
+  if type(u) == 'table' and u.err then
+    return u
+  end
+  redis.pcall('XSETID', k, '0-0')
+  for i = 1, #saved + #cur do
+    local x = saved[i] or cur[i - #saved]
+    if i <= #saved or not e.top or later(x[1], e.top) then
+      u = redis.pcall('XADD', k, x[1], unpack(x[2]))
+      if u.err then
+        return u
       end
     end
+  end
+  return redis.pcall(unpack(e))
+end
+-- streamed returns k's undo entry, made at k's first write of the run;
+-- nil when k cannot have one: absent (its undo is DEL), another type, or
+-- with consumer groups (its second result: what XINFO said).
+local function streamed(k)
+  local e = xs and xs[k]
+  if e then
+    e.len = nil
+    return e
   end
   local info = redis.pcall('XINFO', 'STREAM', k)
   if info.err then
@@ -554,17 +607,113 @@ local function h_xadd(cmd, k, ...)
   for i = 1, #info, 2 do
     f[info[i]] = info[i + 1]
   end
-  -- XSETID ignores a MAXDELETEDID of 0-0: only a snapshot brings it back.
-  if f['max-deleted-entry-id'] == '0-0' then
+  if f.groups ~= 0 then
+    return nil, f
+  end
+  e = {'XSETID', k, f['last-generated-id'], 'ENTRIESADDED', f['entries-added'], f = rebuild, saved = {}, len = f.length}
+  n = n + 1
+  log[n] = e
+  xs = xs or {}
+  xs[k] = e
+  return e
+end
+-- trimmed saves the old entries of k that a trim by strategy s (maxlen or
+-- minid) to threshold t may remove, after add entries are appended: the
+-- first of them, all older than t.
+local function trimmed(e, k, s, t, add)
+  local r
+  if s == 'maxlen' then
+    local c = tonumber(t)
+    if not c then
+      return
+    end
+    c = (e.len or redis.call('XLEN', k)) + add - c
+    if c <= 0 then
+      return
+    end
+    r = redis.pcall('XRANGE', k, '-', e[3], 'COUNT', c)
+  else
+    r = redis.pcall('XRANGE', k, '-', '(' .. tostring(t))
+  end
+  if r.err then
+    return
+  end
+  local saved = e.saved
+  for i = 1, #r do
+    local id = r[i][1]
+    if (not e.top or later(id, e.top)) and not later(id, e[3]) then
+      saved[#saved + 1] = r[i]
+      e.top = id
+    end
+  end
+end
+-- trimOf reads a trim's options from a[i]: its strategy, in lower case,
+-- threshold and the index after them; no strategy when a[i] is none.
+local function trimOf(a, i)
+  local s = type(a[i]) == 'string' and string.lower(a[i])
+  if s ~= 'maxlen' and s ~= 'minid' then
+    return nil, nil, i
+  end
+  i = i + 1
+  if a[i] == '=' or a[i] == '~' then
+    i = i + 1
+  end
+  local t = a[i]
+  i = i + 1
+  if type(a[i]) == 'string' and string.lower(a[i]) == 'limit' then
+    i = i + 2
+  end
+  return s, t, i
+end
+--@ end
+--@ h_xadd XADD
+-- An XADD to a stream with consumer groups is undone by XDEL of the new
+-- entry and XSETID back to the stream's old last ID and counters, once
+-- anything was ever deleted from the stream (XSETID cannot set its
+-- max-deleted-entry-id back to 0-0); else, or when it trims, by a
+-- snapshot.
+local function h_xadd(cmd, k, ...)
+  local a = {...}
+  local i = 1
+  if type(a[1]) == 'string' and string.lower(a[1]) == 'nomkstream' then
+    i = 2
+  end
+  local s, t = trimOf(a, i)
+  local e, f = streamed(k)
+  if e then
+    if s then
+      trimmed(e, k, s, t, 1)
+    end
+    return nil, true
+  end
+  if not f then
+    return
+  end
+  if s or f['max-deleted-entry-id'] == '0-0' then
     return snap(k)
   end
   n = n + 1
   log[n] = {'XSETID', k, f['last-generated-id'], 'ENTRIESADDED', f['entries-added'], 'MAXDELETEDID', f['max-deleted-entry-id']}
-  local e = {'XDEL', k, false}
+  local x = {'XDEL', k, false}
   n = n + 1
-  log[n] = e
+  log[n] = x
   return function(id)
-    e[3] = id
+    x[3] = id
+  end
+end
+--@ end
+--@ h_xtrim XTRIM
+local function h_xtrim(cmd, k, ...)
+  local s, t = trimOf({...}, 1)
+  local e, f = streamed(k)
+  if e then
+    if s then
+      trimmed(e, k, s, t, 0)
+    end
+    return nil, true
+  end
+  if f then
+    return snap(k)
   end
 end
 --@ end
@@ -787,13 +936,18 @@ local function run(body)
   n, resp3 = 0, false
   local ok, r = xpcall(body, pass)
   local l, c = log, n
-  log, n, seen, timed, sv, hv, zv, resp3, gone = nil, nil, nil, nil, nil, nil, nil, false, nil
+  log, n, seen, timed, sv, hv, zv, resp3, gone, xs = nil, nil, nil, nil, nil, nil, nil, false, nil, nil
   if ok then
     return r
   end
   local failed
   for i = c, 1, -1 do
-    local u = redis.pcall(unpack(l[i]))
+    local e, u = l[i]
+    if e.f then
+      u = e.f(e)
+    else
+      u = redis.pcall(unpack(e))
+    end
     if type(u) == 'table' and u.err and not failed then
       failed = u.err
     end
