@@ -39,10 +39,10 @@
 -- them, false for absent. resp3: the script chose RESP3 (setresp), in
 -- which the journal's own reads would come back in other shapes, so it
 -- switches to RESP2 around them. gone: keys an EXISTS of the run found
--- absent, whose first write is undone by DEL without reading. two: the
--- handler of commands that move an element between two keys, called
--- while either key is not journaled whole.
-local log, n, seen, timed, sv, hv, zv, resp3, gone, two
+-- absent, whose first write is undone by DEL without reading. wide:
+-- handlers of writes to several keys, called while any key is not
+-- journaled whole: they look at seen themselves.
+local log, n, seen, timed, sv, hv, zv, resp3, gone, wide
 local xs
 local function forget(k)
   if xs then
@@ -498,6 +498,9 @@ end
 -- then the element goes back by a push. The source's expiry is
 -- journaled first, as the move may empty it.
 local function h_move(cmd, src, dst, from, to)
+  if seen[src] and seen[dst] then
+    return
+  end
   if string.lower(cmd) == 'rpoplpush' then
     from, to = 'right', 'left'
   else
@@ -517,7 +520,36 @@ local function h_move(cmd, src, dst, from, to)
     end
   end), true
 end
-two = h_move
+wide = wide or {}
+wide[h_move] = true
+--@ end
+--@ h_del DEL UNLINK
+-- A deleted string whose value a read of the run returned is undone by
+-- SET with its expiry (one PEXPIRETIME, no DUMP); a key an EXISTS found
+-- absent needs nothing; any other key is snapshotted.
+local function h_del(cmd, ...)
+  for i = 1, select('#', ...) do
+    local k = select(i, ...)
+    if not seen[k] then
+      local v = sv and sv[k]
+      forget(k)
+      if type(v) == 'string' then
+        seen[k] = true
+        local at = redis.call('PEXPIRETIME', k)
+        n = n + 1
+        if at > 0 then
+          log[n] = {'SET', k, v, 'PXAT', at}
+        else
+          log[n] = {'SET', k, v}
+        end
+      elseif not (gone and gone[k]) then
+        snap(k)
+      end
+    end
+  end
+end
+wide = wide or {}
+wide[h_del] = true
 --@ end
 --@ reader r_exists EXISTS
 -- An EXISTS that found none of its keys: their first writes are undone by
@@ -824,11 +856,11 @@ local function guarded(w, raise, cmd, ...)
   end
   local mark, fix = n
   if type(w) == 'function' then
-    local k, k2 = ...
-    if k ~= nil and not seen[k] and gone and gone[k] and w ~= two then
+    local k = ...
+    if k ~= nil and not seen[k] and gone and gone[k] and not (wide and wide[w]) then
       forget(k)
       snap(k)
-    elseif k ~= nil and (not seen[k] or w == two and k2 ~= nil and not seen[k2]) then
+    elseif k ~= nil and (not seen[k] or wide and wide[w]) then
       -- keep: the handler left what reads returned true of k.
       local keep
       fix, keep = w(cmd, ...)

@@ -86,6 +86,9 @@ var ops = []struct {
 	{"redis.call('RPOP', KEYS[a])", 2},
 	{"redis.call('LPUSH', KEYS[b], 'p%d')", 2},
 	{"redis.call('SET', KEYS[b], 'gone') redis.call('DEL', KEYS[b]) redis.call('LMOVE', KEYS[a], KEYS[b], 'LEFT', 'RIGHT')", 2},
+	// Strings a GET returned are deleted and undone by SET (h_del).
+	{"redis.call('GET', KEYS[a]) redis.call('DEL', KEYS[a], KEYS[b])", 0},
+	{"if redis.call('GET', KEYS[a]) then redis.call('UNLINK', KEYS[a]) end", -1},
 	// Keys an EXISTS found absent are undone by DEL (r_exists).
 	{"if redis.call('EXISTS', KEYS[a]) == 0 then redis.call('HSET', KEYS[a], 'f', '%d') end", -1},
 	{"if redis.call('EXISTS', KEYS[a], KEYS[b]) == 0 then redis.call('RPUSH', KEYS[b], 'x') end", -1},
