@@ -36,10 +36,26 @@
 //   - expiry changes (EXPIRE family, PERSIST, and removals that may empty
 //     the key) journal PEXPIRETIME once per key, except an expiry already
 //     past, which deletes the key and so takes a snapshot; pushes are
-//     undone by pops and need no read at all; an XADD is undone by XDEL
-//     and XSETID once the stream has ever had a deletion (XSETID cannot
-//     set its max-deleted-entry-id back to 0-0, so before that it is a
-//     snapshot).
+//     undone by pops and need no read at all; pops (LPOP, RPOP) by pushing
+//     their reply back, moves (RPOPLPUSH, LMOVE) by the move back, each
+//     after the PEXPIRETIME of the list they may empty;
+//   - a key an EXISTS of the run found absent is undone by DEL at its
+//     first write, with no read (asynq's enqueue journals nothing else);
+//     a DEL of a string a GET of the run returned, by SET with its expiry;
+//   - a stream without consumer groups costs one XINFO STREAM per run
+//     however often it is written: if the run fails it is emptied by
+//     XTRIM (which keeps the key, its expiry and max-deleted-entry-id),
+//     set back to 0-0 and given its old entries again, then XSETID sets
+//     its last ID and entries-added. Appends need nothing more; a trim
+//     (XTRIM, XADD MAXLEN or MINID) first reads the old entries it may
+//     remove (XRANGE of the head), which no XADD could put back. Redis
+//     splits nodes by its limits alone, so a stream whose entries left
+//     only by whole nodes (appends and approximate trims, BullMQ's events)
+//     gets its nodes back too; one with holes in a node (XDEL, an exact
+//     trim) gets the same entries, IDs and counters in nodes without
+//     holes. A stream with consumer groups is undone by XDEL and XSETID
+//     when it has had a deletion (XSETID cannot set its
+//     max-deleted-entry-id back to 0-0), else by a snapshot.
 //
 // A write that fails leaves its key unchanged, so its undo is dropped: an
 // OOM-refused first write then needs no RESTORE, which would be refused

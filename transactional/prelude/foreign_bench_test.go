@@ -1,9 +1,7 @@
 package prelude
 
 import (
-	"archive/tar"
 	"bufio"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,7 +9,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
 	"math"
 	"net"
 	"os"
@@ -307,16 +304,13 @@ func (f *foreignStat) journal() string {
 	return strings.Join(parts, ", ")
 }
 
-// foreignCache is where the pinned releases are kept between runs.
-func foreignCache(tb testing.TB) string {
+// foreignCache is where the pinned releases are kept between runs:
+// internal/realworld's cache when SCRIPTGEN_REALWORLD_CACHE names it.
+func foreignCache() string {
 	if d := os.Getenv("SCRIPTGEN_REALWORLD_CACHE"); d != "" {
 		return d
 	}
-	d, err := os.UserCacheDir()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return filepath.Join(d, "scriptgen", "realworld")
+	return filepath.Join(os.TempDir(), "scriptgen-realworld")
 }
 
 // unreachable skips tb for a download that failed, outside CI; under
@@ -380,7 +374,7 @@ func asynqScripts(tb testing.TB) map[string]string {
 // bullmqScripts are the texts BullMQ's client sends, includes pasted: the
 // `content` of each module under dist/cjs/scripts of its npm package.
 func bullmqScripts(tb testing.TB) map[string]string {
-	cache := foreignCache(tb)
+	cache := foreignCache()
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		tb.Fatal(err)
 	}
@@ -392,35 +386,22 @@ func bullmqScripts(tb testing.TB) map[string]string {
 			unreachable(tb, "npm pack "+bullmqPackage, err, out)
 		}
 	}
-	f, err := os.Open(tgz)
-	if err != nil {
-		tb.Fatal(err)
+	dir := tb.TempDir()
+	if out, err := exec.Command("tar", "-xzf", tgz, "-C", dir, "package/dist/cjs/scripts").CombinedOutput(); err != nil {
+		tb.Fatalf("tar: %v\n%s", err, out)
 	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
+	files, err := filepath.Glob(filepath.Join(dir, "package", "dist", "cjs", "scripts", "*.js"))
 	if err != nil {
 		tb.Fatal(err)
 	}
 	scripts := map[string]string{}
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
-		name, ok := strings.CutPrefix(h.Name, "package/dist/cjs/scripts/")
-		if !ok || !strings.HasSuffix(name, ".js") || strings.Contains(name, "/") {
-			continue
-		}
-		js, err := io.ReadAll(io.LimitReader(tr, 1<<20))
+	for _, f := range files {
+		js, err := os.ReadFile(f)
 		if err != nil {
 			tb.Fatal(err)
 		}
 		if src, ok := templateContent(string(js)); ok {
-			scripts[strings.TrimSuffix(name, ".js")] = src
+			scripts[strings.TrimSuffix(filepath.Base(f), ".js")] = src
 		}
 	}
 	if len(scripts) == 0 {

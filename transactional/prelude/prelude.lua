@@ -697,6 +697,17 @@ local function trimOf(a, i)
   end
   return s, t, i
 end
+-- xwrite journals a write to stream k that appends add entries, its trim
+-- options (if any) from a[i]: k's undo entry, else what XINFO said of it;
+-- and the trim's strategy.
+local function xwrite(k, a, i, add)
+  local s, t = trimOf(a, i)
+  local e, f = streamed(k)
+  if e and s then
+    trimmed(e, k, s, t, add)
+  end
+  return e, f, s
+end
 --@ end
 --@ h_xadd XADD
 -- An XADD to a stream with consumer groups is undone by XDEL of the new
@@ -710,12 +721,8 @@ local function h_xadd(cmd, k, ...)
   if type(a[1]) == 'string' and string.lower(a[1]) == 'nomkstream' then
     i = 2
   end
-  local s, t = trimOf(a, i)
-  local e, f = streamed(k)
+  local e, f, s = xwrite(k, a, i, 1)
   if e then
-    if s then
-      trimmed(e, k, s, t, 1)
-    end
     return nil, true
   end
   if not f then
@@ -736,12 +743,8 @@ end
 --@ end
 --@ h_xtrim XTRIM
 local function h_xtrim(cmd, k, ...)
-  local s, t = trimOf({...}, 1)
-  local e, f = streamed(k)
+  local e, f = xwrite(k, {...}, 1, 0)
   if e then
-    if s then
-      trimmed(e, k, s, t, 0)
-    end
     return nil, true
   end
   if f then
