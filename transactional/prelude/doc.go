@@ -188,12 +188,61 @@
 // make, because the reply is only a count. A key the removal may empty also
 // needs its expiry read (PEXPIRETIME). Each such read is a redis.call of
 // about 7 k instructions, 5-7% of these scripts. FCALL saves the runtime's declaration (made once
-// per FUNCTION LOAD). A queue that consumers drain has had deletions, so
-// an XADD is undone by XDEL and XSETID after one XINFO STREAM; one never
-// drained needs a DUMP of the whole stream (XSETID cannot set the
-// max-deleted-entry-id back to 0-0); both matter only when the queue is
-// wrapped, which it no longer is.
+// per FUNCTION LOAD). The queue's XADD, were it wrapped, would cost one
+// XINFO STREAM (see "How": a stream without consumer groups is journaled
+// without DUMP, drained or not); it is not wrapped.
 //
 // The benchmark also reports extra-calls, the commands the journal adds
 // per call: 0 for every limiter (window's were 2, log's 3).
+//
+// # Cost on other projects' scripts
+//
+// BenchmarkForeignServerTime (`make bench-foreign`; it downloads asynq
+// v0.26.0 from the module proxy and BullMQ 6.7.0 from npm) runs each
+// cycle of a queue in use, on one server plain and on another as the
+// bundler ships it transactional: asynq's enqueueCmd, dequeueCmd and
+// doneCmd on a queue with 1,000 pending tasks; BullMQ's addStandardJob,
+// moveToActive and moveToFinished (complete, keep the job) on a queue with
+// 1,000 waiting jobs and an events stream at its cap of 10,000. Ratio
+// shipped/plain of the median server time of a call (the suite: of the
+// sum of a cycle's medians), median of 3 runs of 300 cycles, on the shared
+// 2-core machine, before this work's handlers and now:
+//
+//	asynq   enqueueCmd          2.40 → 2.00   no journal call left (EXISTS)
+//	asynq   dequeueCmd          5.50 → 2.89   no DUMP of the pending list
+//	asynq   doneCmd             2.75 → 2.78   DUMP of active (LREM), task (DEL)
+//	asynq   suite               3.76 → 2.61
+//	BullMQ  addStandardJob      8.41 → 4.30   no DUMP of events; XRANGE of its head
+//	BullMQ  moveToActive        8.18 → 1.69   no DUMP of wait nor events
+//	BullMQ  moveToFinished      6.91 → 3.77   DUMP of active (LREM); XRANGE
+//	BullMQ  suite               7.78 → 3.20
+//
+// The journal's commands per call now (before, the DUMPs were of the
+// 1,000-entry lists and the 10,000-entry stream): enqueueCmd none;
+// dequeueCmd PEXPIRETIME 2, HMGET 2, ZMSCORE 1; doneCmd PEXPIRETIME 3,
+// DUMP 2 (the active list, the task hash), ZMSCORE 1, GET 1;
+// addStandardJob GET, HMGET, XINFO STREAM, ZMSCORE, XLEN, XRANGE;
+// moveToActive PEXPIRETIME 2, HMGET 2, XINFO STREAM, ZMSCORE;
+// moveToFinished PEXPIRETIME 3, HMGET 2, DUMP (active), XINFO STREAM,
+// XRANGE, ZMSCORE.
+//
+// What is left, and what would close it (the goal is 1.15):
+//   - the runtime itself: enqueueCmd has no journal call left and still
+//     costs 2.0×, a 12 µs script paying its declaration (its closures and
+//     tables made on each EVAL) and dispatch. Run by FCALL it is declared
+//     once per FUNCTION LOAD; under EVAL only a proof that needs no runtime
+//     (as the limiters' now) or a journal inlined per script (as
+//     token_bucket's was) would remove it: for enqueueCmd, an HSET of a key
+//     just found absent, undone by DEL.
+//   - approximate trims (BullMQ's XADD MAXLEN ~ and XTRIM MAXLEN ~ of the
+//     events stream): Redis removes the first node whole when the stream
+//     stays at its cap without it, and does not say how many entries that
+//     node holds, so the journal reads every old entry the trim may take,
+//     up to a node (100) per call; converting them into Lua is most of
+//     addStandardJob's and moveToFinished's remaining cost. Deferring the
+//     trim to the end of a run that succeeded (it cannot fail) would need
+//     no read, where the run does not read the stream after it.
+//   - LREM and DEL of a hash (asynq's done, BullMQ's finish) still take a
+//     DUMP: their inverses need positions or values that the reply does
+//     not give. Each is one call of a short value here.
 package prelude
