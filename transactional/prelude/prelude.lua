@@ -42,7 +42,7 @@
 -- absent, whose first write is undone by DEL without reading. wide:
 -- handlers of writes to several keys, called while any key is not
 -- journaled whole: they look at seen themselves.
-local log, n, seen, timed, sv, hv, zv, resp3, gone, wide
+local log, n, seen, timed, sv, hv, zv, resp3, gone, wide, pend
 local xs
 local function forget(k)
   if xs then
@@ -660,6 +660,7 @@ local function trimmed(e, k, s, t, add)
       return
     end
     c = (e.len or redis.call('XLEN', k)) + add - c
+    e.len = nil
     if c <= 0 then
       return
     end
@@ -709,6 +710,45 @@ local function xwrite(k, a, i, add)
   return e, f, s
 end
 --@ end
+--@ helper unpend XADD
+-- pend maps a stream to the trim of the last XADD to it, deferred to the
+-- end of the run (h_xadd): done then, or before any later command that
+-- names the stream, as XTRIM with the XADD's options, after the entries
+-- it may remove are saved. Until then nothing in the run saw the stream,
+-- so the trim finds it as the XADD left it, as its own trim did; and in a
+-- run that fails it never happens.
+-- whole says whether t is a length Redis reads as one: digits without a
+-- leading zero, or a whole Lua number, short of 2^53.
+local function whole(t)
+  if type(t) == 'number' then
+    return t >= 0 and t < 1e15 and t == math.floor(t)
+  end
+  return type(t) == 'string' and #t < 16 and (t == '0' or string.match(t, '^[1-9]%d*$') ~= nil)
+end
+local function unpend(...)
+  for i = 1, select('#', ...) do
+    local k = select(i, ...)
+    local p = pend[k]
+    if p then
+      pend[k] = nil
+      local e = xs and xs[k]
+      if resp3 then
+        redis.setresp(2)
+      end
+      if e then
+        trimmed(e, k, p[1], p[2], 0)
+      end
+      redis.call('XTRIM', k, unpack(p, 3))
+      if resp3 then
+        redis.setresp(3)
+      end
+    end
+  end
+  if next(pend) == nil then
+    pend = nil
+  end
+end
+--@ end
 --@ h_xadd XADD
 -- An XADD to a stream with consumer groups is undone by XDEL of the new
 -- entry and XSETID back to the stream's old last ID and counters, once
@@ -721,8 +761,31 @@ local function h_xadd(cmd, k, ...)
   if type(a[1]) == 'string' and string.lower(a[1]) == 'nomkstream' then
     i = 2
   end
-  local e, f, s = xwrite(k, a, i, 1)
-  if e then
+  local s, t, j = trimOf(a, i)
+  local e, f = streamed(k)
+  if not e then
+  elseif s == 'maxlen' and a[i + 1] == '~' and j == i + 3 and whole(t) then
+    -- An approximate trim to a length is deferred (unpend): the XADD runs
+    -- without it, and nothing is read. Only with options Redis surely
+    -- accepts: without them the XADD would not report theirs.
+    local p, alt = {s, t}, {cmd, k}
+    for x = i, j - 1 do
+      p[#p + 1] = a[x]
+    end
+    for x = 1, #a do
+      if x < i or x >= j then
+        alt[#alt + 1] = a[x]
+      end
+    end
+    e.len = nil
+    return function()
+      pend = pend or {}
+      pend[k] = p
+    end, true, alt
+  else
+    if s then
+      trimmed(e, k, s, t, 1)
+    end
     return nil, true
   end
   if not f then
@@ -857,7 +920,8 @@ local function guarded(w, raise, cmd, ...)
   if not log then
     log, seen, timed = {}, {}, {}
   end
-  local mark, fix = n
+  -- alt: the write a handler runs instead (h_xadd: without its trim).
+  local mark, fix, alt = n
   if type(w) == 'function' then
     local k = ...
     if k ~= nil and not seen[k] and gone and gone[k] and not (wide and wide[w]) then
@@ -866,7 +930,7 @@ local function guarded(w, raise, cmd, ...)
     elseif k ~= nil and (not seen[k] or wide and wide[w]) then
       -- keep: the handler left what reads returned true of k.
       local keep
-      fix, keep = w(cmd, ...)
+      fix, keep, alt = w(cmd, ...)
       if not keep then
         forget(k)
       end
@@ -921,13 +985,18 @@ local function guarded(w, raise, cmd, ...)
   if three then
     redis.setresp(3)
   end
-  if n == mark then
+  if n == mark and not fix then
     if raise then
       return redis.call(cmd, ...)
     end
     return redis.pcall(cmd, ...)
   end
-  local r = redis.pcall(cmd, ...)
+  local r
+  if alt then
+    r = redis.pcall(unpack(alt))
+  else
+    r = redis.pcall(cmd, ...)
+  end
   if type(r) == 'table' and r.err then
     -- A refused write changed nothing: its key needs no undo.
     for i = n, mark + 1, -1 do
@@ -946,6 +1015,9 @@ local function guarded(w, raise, cmd, ...)
   return r
 end
 local function proxied_call(cmd, ...)
+  if pend then
+    unpend(...)
+  end
   local w = W[cmd]
   if w == false or not n then
     return redis.call(cmd, ...)
@@ -953,6 +1025,9 @@ local function proxied_call(cmd, ...)
   return guarded(w, true, cmd, ...)
 end
 local function proxied_pcall(cmd, ...)
+  if pend then
+    unpend(...)
+  end
   local w = W[cmd]
   if w == false or not n then
     return redis.pcall(cmd, ...)
@@ -970,9 +1045,15 @@ end
 local function run(body)
   n, resp3 = 0, false
   local ok, r = xpcall(body, pass)
-  local l, c = log, n
-  log, n, seen, timed, sv, hv, zv, resp3, gone, xs = nil, nil, nil, nil, nil, nil, nil, false, nil, nil
+  local l, c, p = log, n, pend
+  log, n, seen, timed, sv, hv, zv, resp3, gone, xs, pend = nil, nil, nil, nil, nil, nil, nil, false, nil, nil, nil
   if ok then
+    -- The deferred trims (unpend): a trim of a stream cannot fail.
+    if p then
+      for k, q in pairs(p) do
+        redis.call('XTRIM', k, unpack(q, 3))
+      end
+    end
     return r
   end
   local failed
