@@ -74,6 +74,8 @@ var ops = []struct {
 	{"redis.call('ZSCORE', KEYS[a], 'w')", 4},
 	{"redis.call('XADD', KEYS[a], 'MAXLEN', 1, '%d-2', 'g', 'w')", 5},
 	{"redis.call('XDEL', KEYS[a], '1-1')", 5},
+	{"redis.call('XADD', KEYS[a], 'MAXLEN', '~', 0, '%d-3', 'h', 'w')", 5},
+	{"redis.call('XLEN', KEYS[a])", 5},
 	{"redis.call('EXPIREAT', KEYS[a], 4102444%03d)", -1},
 	{"redis.call('PEXPIRE', KEYS[a], -%d)", -1},
 	{"redis.call('EXPIREAT', KEYS[a], %d)", -1},

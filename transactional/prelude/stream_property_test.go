@@ -48,9 +48,9 @@ func TestPropertyStreams(t *testing.T) {
 	defer cancel()
 	r := rand.New(rand.NewSource(*propSeed))
 	keys := []string{"{x}k0", "{x}k1", "{x}k2"}
-	runs, failed, deadline := 600, 0, time.Now().Add(*propBudget)
+	runs, failed, deadline := 2000, 0, time.Now().Add(*propBudget)
 	if testing.Short() {
-		runs = 150
+		runs = 300
 	}
 	// The nodes of a stream are compared when no entry was removed from
 	// inside one (clean): rebuild splits them as appends do, which is
@@ -86,7 +86,7 @@ func TestPropertyStreams(t *testing.T) {
 		want, errPlain := c.Eval(ctx, body, keys).Result()
 		plain := describe()
 		if errText(err) != errText(errPlain) || fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("run %d: wrapped %v, %v; plain %v, %v\nscript:\n%s", i, got, err, want, errPlain, body)
+			t.Fatalf("run %d: wrapped %v, %v; plain %v, %v\nstate: %v\nscript:\n%s", i, got, err, want, errPlain, state, body)
 		}
 		if err != nil {
 			failed++
