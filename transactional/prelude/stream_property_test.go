@@ -173,3 +173,24 @@ func streamScript(r *rand.Rand) string {
 	b.WriteString("return out\n")
 	return b.String()
 }
+
+// TestLongPopsRollBack pops more than the 1,000 elements one undo holds,
+// from both ends, and fails: h_pop's undos, in pieces, must put every
+// element back where it was.
+func TestLongPopsRollBack(t *testing.T) {
+	ctx, c := start(t)
+	keys := []string{"{l}a"}
+	var push []any
+	for i := 0; i < 2500; i++ {
+		push = append(push, fmt.Sprintf("e%d", i))
+	}
+	apply(t, ctx, c, [][]any{{"FLUSHALL"}, append([]any{"RPUSH", keys[0]}, push...), {"PEXPIREAT", keys[0], 4102444800123}})
+	before := redistest.Describe(t, ctx, c, keys)
+	body := "redis.call('LPOP', KEYS[1], 2100) redis.call('RPOP', KEYS[1], 300) redis.call('LPOP', KEYS[1]) error('injected')\n"
+	if err := c.Eval(ctx, Wrap(body), keys).Err(); err == nil || !strings.Contains(err.Error(), "injected") {
+		t.Fatalf("want the injected error, got %v", err)
+	}
+	if after := redistest.Describe(t, ctx, c, keys); after != before {
+		t.Fatalf("the pops were not undone:\n%.300s\nbefore:\n%.300s", after, before)
+	}
+}
