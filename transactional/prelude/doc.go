@@ -63,6 +63,11 @@
 //     when it has had a deletion (XSETID cannot set its
 //     max-deleted-entry-id back to 0-0), else by a snapshot.
 //
+// TestPropertyRollback checks every handler on redis-server (random
+// keyspaces and scripts, failures injected, the keyspace compared with the
+// one before), TestPropertyStreams the stream journal on a server with
+// 3-entry nodes, where it also compares the nodes.
+//
 // A write that fails leaves its key unchanged, so its undo is dropped: an
 // OOM-refused first write then needs no RESTORE, which would be refused
 // too.
