@@ -6,7 +6,7 @@
 GO        ?= go
 SCRIPTGEN := bin/scriptgen
 
-.PHONY: all build lint test-lua bundle generate plots test peers peers-txn redis-suite bench pgo fmt vet forks realworld clean
+.PHONY: all build lint test-lua bundle generate plots test peers peers-txn redis-suite bench bench-foreign pgo fmt vet forks realworld clean
 
 all: lint test-lua bundle generate
 
@@ -100,6 +100,12 @@ redis-suite:
 # the code `scriptgen` runs.
 bench:
 	$(GO) test -pgo=$(CURDIR)/cmd/scriptgen/default.pgo -run '^$$' -bench . -benchmem ./...
+
+# The rollback journal's server time on asynq's and BullMQ's own scripts
+# (transactional/prelude's doc, "Cost on other projects' scripts"): it
+# downloads them from the module proxy and npm.
+bench-foreign:
+	$(GO) test -run '^$$' -bench '^BenchmarkForeignServerTime$$' -benchtime 300x -count 3 -timeout 30m ./transactional/prelude
 
 # cmd/scriptgen/default.pgo is the CPU profile `go build` and `go install`
 # optimize the CLI with (profile-guided optimization, on by default since

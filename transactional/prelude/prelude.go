@@ -115,6 +115,9 @@ func declareRuntime(code string) string {
 
 func declare(code, proxy, raw string) string {
 	lua, w, r := render(code)
+	if _, ok := spellingsOf(code)["xadd"]; ok {
+		raw = unpendRaw
+	}
 	lua = oneLine(lua) // first: the comments mention the placeholders
 	lua = strings.Replace(lua, "__W__", w, 1)
 	lua = strings.Replace(lua, "__R__", r, 1)
@@ -126,6 +129,14 @@ func declare(code, proxy, raw string) string {
 // libraryRaw is Redis's call and pcall for a library's final writes: the
 // redis of the moment, as for libraryProxy.
 const libraryRaw = "{call = function(...) return redis.call(...) end, pcall = function(...) return redis.pcall(...) end}"
+
+// unpendRaw is the raw redis of code that names XADD, whose trim the
+// runtime may defer (unpend in prelude.lua): a final write that names the
+// stream must find it trimmed, as every other command does, so it does
+// the deferred trim first. It calls the redis of the moment, as
+// libraryRaw does.
+const unpendRaw = "{call = function(...) if pend then unpend(select(2, ...)) end return redis.call(...) end, " +
+	"pcall = function(...) if pend then unpend(select(2, ...)) end return redis.pcall(...) end}"
 
 // evalProxy is the table an EVAL script sees as redis: everything but call,
 // pcall and setresp (which the journal tracks) is Redis's own, through

@@ -38,9 +38,16 @@
 -- string values, hash fields and sorted set scores as reads returned
 -- them, false for absent. resp3: the script chose RESP3 (setresp), in
 -- which the journal's own reads would come back in other shapes, so it
--- switches to RESP2 around them.
-local log, n, seen, timed, sv, hv, zv, resp3
+-- switches to RESP2 around them. gone: keys an EXISTS of the run found
+-- absent, whose first write is undone by DEL without reading. wide:
+-- handlers of writes to several keys, called while any key is not
+-- journaled whole: they look at seen themselves.
+local log, n, seen, timed, sv, hv, zv, resp3, gone, wide, pend
+local xs
 local function forget(k)
+  if xs then
+    xs[k] = nil
+  end
   if sv then
     sv[k] = nil
   end
@@ -53,7 +60,7 @@ local function forget(k)
 end
 local function snap(k)
   seen[k] = true
-  local at = redis.call('PEXPIRETIME', k)
+  local at = gone and gone[k] and -2 or redis.call('PEXPIRETIME', k)
   n = n + 1
   if at == -2 then
     log[n] = {'DEL', k}
@@ -66,7 +73,7 @@ local function snap(k)
     log[n] = {'RESTORE', k, 0, d, 'REPLACE'}
   end
 end
---@ helper keepttl HDEL EXPIRE PEXPIRE EXPIREAT PEXPIREAT PERSIST ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK SADD SREM
+--@ helper keepttl HDEL EXPIRE PEXPIRE EXPIREAT PEXPIREAT PERSIST ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK SADD SREM LPOP RPOP RPOPLPUSH LMOVE
 -- keepttl journals k's expiry before a write that may change it or delete
 -- the key. Undone in order, the key exists again when it is restored.
 local function keepttl(k)
@@ -428,19 +435,196 @@ local function h_push(cmd, k, ...)
   log[n] = {(c == 'lpush' or c == 'lpushx') and 'LPOP' or 'RPOP', k, select('#', ...)}
 end
 --@ end
---@ h_xadd XADD
--- An XADD without trimming is undone by XDEL of the new entry and XSETID
--- back to the stream's old last ID and counters, once anything was ever
--- deleted from the stream.
-local function h_xadd(cmd, k, ...)
-  for i = 1, select('#', ...) do
-    local a = select(i, ...)
-    if type(a) == 'string' then
-      a = string.lower(a)
-      if a == 'maxlen' or a == 'minid' or a == 'nomkstream' then
-        return snap(k)
+--@ helper logged LPOP RPOP RPOPLPUSH LMOVE
+-- logged logs e as an undo whose content the write's reply gives, and
+-- returns the fix that gets the reply: fill(e, r) fills e, or returns
+-- false when the write changed nothing (the entry is dropped). e goes in
+-- the log before the write: guarded only sees the reply of a write that
+-- has an undo.
+local function logged(e, fill)
+  n = n + 1
+  log[n] = e
+  return function(r)
+    if r and fill(e, r) ~= false then
+      return
+    end
+    log[n], n = nil, n - 1
+  end
+end
+--@ end
+--@ h_pop LPOP RPOP
+-- A pop is undone by pushing what it returned back to the same end, the
+-- element popped first last (undos run newest first: the entry logged
+-- first holds the first popped elements, later ones the next thousands);
+-- the key's expiry is journaled first, as the pop may empty and delete
+-- it.
+local function h_pop(cmd, k)
+  keepttl(k)
+  if seen[k] then
+    return
+  end
+  return logged({string.lower(cmd) == 'lpop' and 'LPUSH' or 'RPUSH', k}, function(e, r)
+    if type(r) ~= 'table' then
+      e[3] = r
+      return
+    end
+    local m = #r
+    if m == 0 then
+      return false
+    end
+    for i = 1, m, 1000 do
+      local c = e
+      if i > 1 then
+        c = {e[1], k}
+        n = n + 1
+        log[n] = c
+      end
+      local top = i + 999
+      if top > m then
+        top = m
+      end
+      for j = top, i, -1 do
+        c[#c + 1] = r[j]
       end
     end
+  end)
+end
+--@ end
+--@ h_move RPOPLPUSH LMOVE
+-- A move is undone by the move back, from the end it pushed to to the end
+-- it popped from: undone newest first, both keys are then as the move
+-- left them, or are restored whole after (seen) anyway; unless the
+-- destination is restored whole, whose later writes are not journaled:
+-- then the element goes back by a push. The source's expiry is
+-- journaled first, as the move may empty it.
+local function h_move(cmd, src, dst, from, to)
+  if seen[src] and seen[dst] then
+    return
+  end
+  if string.lower(cmd) == 'rpoplpush' then
+    from, to = 'right', 'left'
+  else
+    from, to = string.lower(from or ''), string.lower(to or '')
+  end
+  forget(dst)
+  if gone then
+    gone[dst] = nil
+  end
+  if not seen[src] then
+    keepttl(src)
+  end
+  local back = seen[dst]
+  return logged({'LMOVE', dst, src, to, from}, function(e, r)
+    if back then
+      e[1], e[2], e[3], e[4], e[5] = from == 'left' and 'LPUSH' or 'RPUSH', src, r, nil, nil
+    end
+  end), true
+end
+wide = wide or {}
+wide[h_move] = true
+--@ end
+--@ h_del DEL UNLINK
+-- A deleted string whose value a read of the run returned is undone by
+-- SET with its expiry (one PEXPIRETIME, no DUMP); a key an EXISTS found
+-- absent needs nothing; any other key is snapshotted.
+local function h_del(cmd, ...)
+  for i = 1, select('#', ...) do
+    local k = select(i, ...)
+    if not seen[k] then
+      local v = sv and sv[k]
+      forget(k)
+      if type(v) == 'string' then
+        seen[k] = true
+        local at = redis.call('PEXPIRETIME', k)
+        n = n + 1
+        if at > 0 then
+          log[n] = {'SET', k, v, 'PXAT', at}
+        else
+          log[n] = {'SET', k, v}
+        end
+      elseif not (gone and gone[k]) then
+        snap(k)
+      end
+    end
+  end
+end
+wide = wide or {}
+wide[h_del] = true
+--@ end
+--@ reader r_exists EXISTS
+-- An EXISTS that found none of its keys: their first writes are undone by
+-- DEL, with no read.
+local function r_exists(r, ...)
+  if r == 0 then
+    gone = gone or {}
+    for i = 1, select('#', ...) do
+      gone[select(i, ...)] = true
+    end
+  end
+end
+--@ end
+--@ helper streams XADD XTRIM
+-- A stream without consumer groups is journaled once per run by what
+-- XINFO STREAM says of it (one read, no DUMP): its entries are rebuilt
+-- if the run fails (rebuild). Appended entries need nothing more; a trim
+-- first saves the old entries it may remove (trimmed): only the head of
+-- the stream, which an XADD cannot put back. xs maps such a stream to
+-- its undo entry, e: the XSETID that ends the rebuild, e.saved the
+-- trimmed entries oldest first, e.top the newest of them, e.len the
+-- length XINFO gave, true only while the write that made e runs.
+-- later says whether stream ID a is after b (IDs as Redis writes them).
+local function later(a, b)
+  local am, as = string.match(a, '^(%d+)-(%d+)$')
+  local bm, bs = string.match(b, '^(%d+)-(%d+)$')
+  if #am ~= #bm then
+    return #am > #bm
+  end
+  if am ~= bm then
+    return am > bm
+  end
+  if #as ~= #bs then
+    return #as > #bs
+  end
+  return as > bs
+end
+-- rebuild runs when the run failed and what came after e is undone: the
+-- stream holds its old entries not trimmed and those the run appended.
+-- Emptied by XTRIM, which keeps the key, its expiry and its
+-- max-deleted-entry-id, and moved back to 0-0, the stream gets its old
+-- entries again, under their IDs, and its last ID and entries-added.
+-- Its listpack nodes are then split as before: Redis fills them in order
+-- by its node limits alone.
+local function rebuild(e)
+  redis.setresp(2)
+  local k, saved = e[2], e.saved
+  local cur = redis.pcall('XRANGE', k, '-', e[3])
+  if cur.err then
+    return cur
+  end
+  local u = redis.pcall('XTRIM', k, 'MAXLEN', 0)
+  if type(u) == 'table' and u.err then
+    return u
+  end
+  redis.pcall('XSETID', k, '0-0')
+  for i = 1, #saved + #cur do
+    local x = saved[i] or cur[i - #saved]
+    if i <= #saved or not e.top or later(x[1], e.top) then
+      u = redis.pcall('XADD', k, x[1], unpack(x[2]))
+      if u.err then
+        return u
+      end
+    end
+  end
+  return redis.pcall(unpack(e))
+end
+-- streamed returns k's undo entry, made at k's first write of the run;
+-- nil when k cannot have one: absent (its undo is DEL), another type, or
+-- with consumer groups (its second result: what XINFO said).
+local function streamed(k)
+  local e = xs and xs[k]
+  if e then
+    e.len = nil
+    return e
   end
   local info = redis.pcall('XINFO', 'STREAM', k)
   if info.err then
@@ -455,17 +639,179 @@ local function h_xadd(cmd, k, ...)
   for i = 1, #info, 2 do
     f[info[i]] = info[i + 1]
   end
-  -- XSETID ignores a MAXDELETEDID of 0-0: only a snapshot brings it back.
-  if f['max-deleted-entry-id'] == '0-0' then
+  if f.groups ~= 0 then
+    return nil, f
+  end
+  e = {'XSETID', k, f['last-generated-id'], 'ENTRIESADDED', f['entries-added'], f = rebuild, saved = {}, len = f.length}
+  n = n + 1
+  log[n] = e
+  xs = xs or {}
+  xs[k] = e
+  return e
+end
+-- trimmed saves the old entries of k that a trim by strategy s (maxlen or
+-- minid) to threshold t may remove, after add entries are appended: the
+-- first of them, all older than t.
+local function trimmed(e, k, s, t, add)
+  local r
+  if s == 'maxlen' then
+    local c = tonumber(t)
+    if not c then
+      return
+    end
+    c = (e.len or redis.call('XLEN', k)) + add - c
+    e.len = nil
+    if c <= 0 then
+      return
+    end
+    r = redis.pcall('XRANGE', k, '-', e[3], 'COUNT', c)
+  else
+    r = redis.pcall('XRANGE', k, '-', '(' .. tostring(t))
+  end
+  if r.err then
+    return
+  end
+  local saved = e.saved
+  for i = 1, #r do
+    local id = r[i][1]
+    if (not e.top or later(id, e.top)) and not later(id, e[3]) then
+      saved[#saved + 1] = r[i]
+      e.top = id
+    end
+  end
+end
+-- trimOf reads a trim's options from a[i]: its strategy, in lower case,
+-- threshold and the index after them; no strategy when a[i] is none.
+local function trimOf(a, i)
+  local s = type(a[i]) == 'string' and string.lower(a[i])
+  if s ~= 'maxlen' and s ~= 'minid' then
+    return nil, nil, i
+  end
+  i = i + 1
+  if a[i] == '=' or a[i] == '~' then
+    i = i + 1
+  end
+  local t = a[i]
+  i = i + 1
+  if type(a[i]) == 'string' and string.lower(a[i]) == 'limit' then
+    i = i + 2
+  end
+  return s, t, i
+end
+-- xwrite journals a write to stream k that appends add entries, its trim
+-- options (if any) from a[i]: k's undo entry, else what XINFO said of it;
+-- and the trim's strategy.
+local function xwrite(k, a, i, add)
+  local s, t = trimOf(a, i)
+  local e, f = streamed(k)
+  if e and s then
+    trimmed(e, k, s, t, add)
+  end
+  return e, f, s
+end
+--@ end
+--@ helper unpend XADD
+-- pend maps a stream to the trim of the last XADD to it, deferred to the
+-- end of the run (h_xadd): done then, or before any later command that
+-- names the stream, as XTRIM with the XADD's options, after the entries
+-- it may remove are saved. Until then nothing in the run saw the stream,
+-- so the trim finds it as the XADD left it, as its own trim did; and in a
+-- run that fails it never happens.
+-- whole says whether t is a length Redis reads as one: digits without a
+-- leading zero, or a whole Lua number, short of 2^53.
+local function whole(t)
+  if type(t) == 'number' then
+    return t >= 0 and t < 1e15 and t == math.floor(t)
+  end
+  return type(t) == 'string' and #t < 16 and (t == '0' or string.match(t, '^[1-9]%d*$') ~= nil)
+end
+local function unpend(...)
+  for i = 1, select('#', ...) do
+    local k = select(i, ...)
+    local p = pend[k]
+    if p then
+      pend[k] = nil
+      local e = xs and xs[k]
+      if resp3 then
+        redis.setresp(2)
+      end
+      if e then
+        trimmed(e, k, p[1], p[2], 0)
+      end
+      redis.call('XTRIM', k, unpack(p, 3))
+      if resp3 then
+        redis.setresp(3)
+      end
+    end
+  end
+  if next(pend) == nil then
+    pend = nil
+  end
+end
+--@ end
+--@ h_xadd XADD
+-- An XADD to a stream with consumer groups is undone by XDEL of the new
+-- entry and XSETID back to the stream's old last ID and counters, once
+-- anything was ever deleted from the stream (XSETID cannot set its
+-- max-deleted-entry-id back to 0-0); else, or when it trims, by a
+-- snapshot.
+local function h_xadd(cmd, k, ...)
+  local a = {...}
+  local i = 1
+  if type(a[1]) == 'string' and string.lower(a[1]) == 'nomkstream' then
+    i = 2
+  end
+  local s, t, j = trimOf(a, i)
+  local e, f = streamed(k)
+  if not e then
+  elseif s == 'maxlen' and a[i + 1] == '~' and j == i + 3 and whole(t) then
+    -- An approximate trim to a length is deferred (unpend): the XADD runs
+    -- without it, and nothing is read. Only with options Redis surely
+    -- accepts: without them the XADD would not report theirs.
+    local p, alt = {s, t}, {cmd, k}
+    for x = i, j - 1 do
+      p[#p + 1] = a[x]
+    end
+    for x = 1, #a do
+      if x < i or x >= j then
+        alt[#alt + 1] = a[x]
+      end
+    end
+    e.len = nil
+    return function()
+      pend = pend or {}
+      pend[k] = p
+    end, true, alt
+  else
+    if s then
+      trimmed(e, k, s, t, 1)
+    end
+    return nil, true
+  end
+  if not f then
+    return
+  end
+  if s or f['max-deleted-entry-id'] == '0-0' then
     return snap(k)
   end
   n = n + 1
   log[n] = {'XSETID', k, f['last-generated-id'], 'ENTRIESADDED', f['entries-added'], 'MAXDELETEDID', f['max-deleted-entry-id']}
-  local e = {'XDEL', k, false}
+  local x = {'XDEL', k, false}
   n = n + 1
-  log[n] = e
+  log[n] = x
   return function(id)
-    e[3] = id
+    x[3] = id
+  end
+end
+--@ end
+--@ h_xtrim XTRIM
+local function h_xtrim(cmd, k, ...)
+  local e, f = xwrite(k, {...}, 1, 0)
+  if e then
+    return nil, true
+  end
+  if f then
+    return snap(k)
   end
 end
 --@ end
@@ -574,13 +920,17 @@ local function guarded(w, raise, cmd, ...)
   if not log then
     log, seen, timed = {}, {}, {}
   end
-  local mark, fix = n
+  -- alt: the write a handler runs instead (h_xadd: without its trim).
+  local mark, fix, alt = n
   if type(w) == 'function' then
     local k = ...
-    if k ~= nil and not seen[k] then
+    if k ~= nil and not seen[k] and gone and gone[k] and not (wide and wide[w]) then
+      forget(k)
+      snap(k)
+    elseif k ~= nil and (not seen[k] or wide and wide[w]) then
       -- keep: the handler left what reads returned true of k.
       local keep
-      fix, keep = w(cmd, ...)
+      fix, keep, alt = w(cmd, ...)
       if not keep then
         forget(k)
       end
@@ -635,13 +985,18 @@ local function guarded(w, raise, cmd, ...)
   if three then
     redis.setresp(3)
   end
-  if n == mark then
+  if n == mark and not fix then
     if raise then
       return redis.call(cmd, ...)
     end
     return redis.pcall(cmd, ...)
   end
-  local r = redis.pcall(cmd, ...)
+  local r
+  if alt then
+    r = redis.pcall(unpack(alt))
+  else
+    r = redis.pcall(cmd, ...)
+  end
   if type(r) == 'table' and r.err then
     -- A refused write changed nothing: its key needs no undo.
     for i = n, mark + 1, -1 do
@@ -660,6 +1015,9 @@ local function guarded(w, raise, cmd, ...)
   return r
 end
 local function proxied_call(cmd, ...)
+  if pend then
+    unpend(...)
+  end
   local w = W[cmd]
   if w == false or not n then
     return redis.call(cmd, ...)
@@ -667,6 +1025,9 @@ local function proxied_call(cmd, ...)
   return guarded(w, true, cmd, ...)
 end
 local function proxied_pcall(cmd, ...)
+  if pend then
+    unpend(...)
+  end
   local w = W[cmd]
   if w == false or not n then
     return redis.pcall(cmd, ...)
@@ -684,14 +1045,25 @@ end
 local function run(body)
   n, resp3 = 0, false
   local ok, r = xpcall(body, pass)
-  local l, c = log, n
-  log, n, seen, timed, sv, hv, zv, resp3 = nil, nil, nil, nil, nil, nil, nil, false
+  local l, c, p = log, n, pend
+  log, n, seen, timed, sv, hv, zv, resp3, gone, xs, pend = nil, nil, nil, nil, nil, nil, nil, false, nil, nil, nil
   if ok then
+    -- The deferred trims (unpend): a trim of a stream cannot fail.
+    if p then
+      for k, q in pairs(p) do
+        redis.call('XTRIM', k, unpack(q, 3))
+      end
+    end
     return r
   end
   local failed
   for i = c, 1, -1 do
-    local u = redis.pcall(unpack(l[i]))
+    local e, u = l[i]
+    if e.f then
+      u = e.f(e)
+    else
+      u = redis.pcall(unpack(e))
+    end
     if type(u) == 'table' and u.err and not failed then
       failed = u.err
     end

@@ -74,9 +74,26 @@ var ops = []struct {
 	{"redis.call('ZSCORE', KEYS[a], 'w')", 4},
 	{"redis.call('XADD', KEYS[a], 'MAXLEN', 1, '%d-2', 'g', 'w')", 5},
 	{"redis.call('XDEL', KEYS[a], '1-1')", 5},
+	{"redis.call('XADD', KEYS[a], 'MAXLEN', '~', 0, '%d-3', 'h', 'w')", 5},
+	{"redis.call('XLEN', KEYS[a])", 5},
 	{"redis.call('EXPIREAT', KEYS[a], 4102444%03d)", -1},
 	{"redis.call('PEXPIRE', KEYS[a], -%d)", -1},
 	{"redis.call('EXPIREAT', KEYS[a], %d)", -1},
+	// Moves and pops, undone by the move back or a push (h_move, h_pop).
+	{"redis.call('RPOPLPUSH', KEYS[a], KEYS[b])", 2},
+	{"redis.call('LMOVE', KEYS[a], KEYS[a], 'RIGHT', 'LEFT')", 2},
+	{"redis.call('LMOVE', KEYS[a], KEYS[b], 'LEFT', 'LEFT')", 2},
+	{"redis.call('RPOP', KEYS[a], %d)", 2},
+	{"redis.call('LPOP', KEYS[a], 2)", 2},
+	{"redis.call('RPOP', KEYS[a])", 2},
+	{"redis.call('LPUSH', KEYS[b], 'p%d')", 2},
+	{"redis.call('SET', KEYS[b], 'gone') redis.call('DEL', KEYS[b]) redis.call('LMOVE', KEYS[a], KEYS[b], 'LEFT', 'RIGHT')", 2},
+	// Strings a GET returned are deleted and undone by SET (h_del).
+	{"redis.call('GET', KEYS[a]) redis.call('DEL', KEYS[a], KEYS[b])", 0},
+	{"if redis.call('GET', KEYS[a]) then redis.call('UNLINK', KEYS[a]) end", -1},
+	// Keys an EXISTS found absent are undone by DEL (r_exists).
+	{"if redis.call('EXISTS', KEYS[a]) == 0 then redis.call('HSET', KEYS[a], 'f', '%d') end", -1},
+	{"if redis.call('EXISTS', KEYS[a], KEYS[b]) == 0 then redis.call('RPUSH', KEYS[b], 'x') end", -1},
 }
 
 var failures = []string{
