@@ -62,7 +62,9 @@ func (m *Miniredis) cmdCommand(c *server.Peer, cmd string, args []string) {
 		case "list":
 			commandList(c, rest)
 		case "getkeys":
-			commandGetkeys(c, rest)
+			commandGetkeys(c, rest, false)
+		case "getkeysandflags":
+			commandGetkeys(c, rest, true)
 		case "help":
 			c.WriteLen(len(commandHelp))
 			for _, l := range commandHelp {
@@ -156,26 +158,44 @@ func commandList(c *server.Peer, args []string) {
 	c.WriteStrings(names)
 }
 
-func commandGetkeys(c *server.Peer, argv []string) {
+// commandGetkeys is COMMAND GETKEYS, or with flags GETKEYSANDFLAGS (each
+// key with its flags, a set of status strings), as Redis 7.0's
+// getKeysSubcommandImpl answers them.
+func commandGetkeys(c *server.Peer, argv []string, flags bool) {
 	cmd := commands.Find(argv)
 	switch {
 	case cmd == nil || strings.Contains(argv[0], "|"):
-		c.WriteError("ERR Invalid command specified")
+		c.WriteError(msgGetKeysBadCommand)
 		return
 	case !cmd.HasKeys():
-		c.WriteError("ERR The command has no key arguments")
+		c.WriteError(msgGetKeysNoKeys)
 		return
 	case !cmd.ArityOK(len(argv)):
-		c.WriteError("ERR Invalid number of arguments specified for command")
+		c.WriteError(msgGetKeysArity)
 		return
 	}
-	keys, err := cmd.Keys(argv)
+	keys, err := cmd.KeysAndFlags(argv)
 	if err != nil {
-		c.WriteError("ERR Invalid arguments specified for command")
+		c.WriteError(msgGetKeysInvalid)
 		return
 	}
 	c.WriteLen(len(keys))
 	for _, k := range keys {
-		c.WriteBulk(argv[k])
+		if !flags {
+			c.WriteBulk(argv[k.Pos])
+			continue
+		}
+		c.WriteLen(2)
+		c.WriteBulk(argv[k.Pos])
+		var names []string
+		for b, n := range commands.KeyFlagNames {
+			if k.Flags&(1<<b) != 0 {
+				names = append(names, n)
+			}
+		}
+		c.WriteSetLen(len(names))
+		for _, n := range names {
+			c.WriteInline(n)
+		}
 	}
 }

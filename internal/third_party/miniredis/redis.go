@@ -92,8 +92,13 @@ const (
 	msgBadIdleTime = "ERR Invalid IDLETIME value, must be >= 0"
 	msgBadFreq     = "ERR Invalid FREQ value, must be >= 0 and <= 255"
 	msgSameObject  = "ERR source and destination objects are the same"
-	msgDumpHLL     = "ERR scriptgen engine: DUMP of a HyperLogLog is not supported (miniredis keeps no Redis encoding of it)"
-	msgRestoreHLL  = "ERR scriptgen engine: RESTORE of this payload is not supported"
+	// COMMAND GETKEYS's and GETKEYSANDFLAGS's (getKeysSubcommandImpl).
+	msgGetKeysBadCommand = "ERR Invalid command specified"
+	msgGetKeysNoKeys     = "ERR The command has no key arguments"
+	msgGetKeysArity      = "ERR Invalid number of arguments specified for command"
+	msgGetKeysInvalid    = "ERR Invalid arguments specified for command"
+	msgDumpHLL           = "ERR scriptgen engine: DUMP of a HyperLogLog is not supported (miniredis keeps no Redis encoding of it)"
+	msgRestoreHLL        = "ERR scriptgen engine: RESTORE of this payload is not supported"
 )
 
 // scriptgen: Redis 7.0's texts for the arguments and values strict.go
