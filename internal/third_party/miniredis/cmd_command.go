@@ -3,6 +3,7 @@
 package miniredis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
@@ -134,13 +135,13 @@ func commandList(c *server.Peer, args []string) {
 		case "module":
 			keep = func(string) bool { return false }
 		case "aclcat":
-			cat := "+@" + strings.ToLower(args[2]) + "\r\n"
-			keep = func(name string) bool {
-				r, _ := commands.InfoReply(name, false)
-				return strings.Contains(r, cat)
-			}
+			// A container's own categories: its entry lists its
+			// subcommands' too.
+			cat := "@" + strings.ToLower(args[2])
+			keep = func(name string) bool { return slices.Contains(commands.Categories(name), cat) }
 		case "pattern":
-			re := patternRE(args[2])
+			// Redis matches without case (stringmatchlen's nocase).
+			re := patternRE(strings.ToLower(args[2]))
 			keep = func(name string) bool { return re != nil && re.MatchString(name) }
 		}
 	}
