@@ -34,6 +34,28 @@ func init() {
 		tcase{name: "grammar/getex-past-deadline", setup: [][]string{{"SET", "c", "1"}, {"SET", "d", "1"}, {"HSET", "h", "f", "v"}}, cmds: [][]string{
 			cmd("GETEX", "c", "EXAT", "1"), cmd("EXISTS", "c"), cmd("INCR", "c"), cmd("TTL", "c"), cmd("GETEX", "d", "PXAT", "1"), cmd("GETEX", "h", "EXAT", "1"), cmd("TTL", "h"),
 		}},
+		// SET and GETEX read their options' syntax before anything else,
+		// then SET the expiry's value, GETEX the key; in MULTI every error
+		// is EXEC's, not the queue's.
+		tcase{name: "grammar/string-options", setup: [][]string{{"SET", "s", "1"}, {"HSET", "h", "f", "v"}}, cmds: [][]string{
+			cmd("SET", "a", "b", "EX", "x", "PX", "5"), cmd("SET", "a", "b", "EX", "10", "EX", "20"), cmd("TTL", "a"), cmd("SET", "a", "b", "KEEPTTL", "EX", "1"),
+			cmd("SET", "a", "b", "EX", "1", "KEEPTTL"), cmd("SET", "a", "b", "NX", "XX"), cmd("SET", "a", "b", "XX", "NX"), cmd("SET", "a", "b", "NX", "NX", "GET"),
+			cmd("SET", "h", "b", "GET", "EX", "x"), cmd("SET", "h", "b", "GET", "EX", "0"), cmd("SET", "h", "b", "GET", "PX", "9223372036854775807"),
+			cmd("SET", "a", "b", "EX", "9223372036854775"), cmd("SET", "a", "b", "PERSIST"), cmd("SET", "a", "b", "ex"), cmd("SET", "a", "b", "EXAT", "1", "GET"),
+			cmd("GETEX", "nosuch", "EX", "x"), cmd("GETEX", "h", "EX", "x"), cmd("GETEX", "nosuch", "EX", "1", "PX", "1"), cmd("GETEX", "h", "PERSIST", "EX", "1"),
+			cmd("GETEX", "s", "EX", "1", "EX", "x"), cmd("GETEX", "s", "PERSIST", "PERSIST"), cmd("GETEX", "s", "NX"), cmd("GETEX", "s", "EX", "-1"), cmd("GETEX", "s", "KEEPTTL"),
+			cmd("GETEX", "s", "PX", "100000", "PX", "200000"), cmd("PTTL", "s"),
+			cmd("MULTI"), cmd("SET", "m", "b", "EX", "0"), cmd("SET", "m", "b", "EX", "1", "PX", "1"), cmd("GETEX", "m", "FOO"), cmd("SET", "m", "c"), cmd("EXEC"),
+		}},
+		// BITCOUNT and BITPOS with Redis 7.0's BIT and BYTE units, and
+		// Redis's order: BITPOS's bit, then the key, then the range.
+		tcase{name: "grammar/bit-units", setup: [][]string{{"SET", "s", "\xff\xf0\x00"}, {"SET", "t", "foobar"}, {"HSET", "h", "f", "v"}}, cmds: [][]string{
+			cmd("BITCOUNT", "t", "1", "1", "BYTE"), cmd("BITCOUNT", "t", "5", "30", "BIT"), cmd("BITCOUNT", "t", "-5", "-1", "bit"), cmd("BITCOUNT", "t", "0", "1", "FOO"),
+			cmd("BITCOUNT", "t", "-1", "-2", "FOO"), cmd("BITCOUNT", "nosuch", "x", "y"), cmd("BITCOUNT", "h", "x", "y"), cmd("BITCOUNT", "t", "1"), cmd("BITCOUNT", "nosuch", "1"),
+			cmd("BITPOS", "t", "1", "2", "-1", "BYTE"), cmd("BITPOS", "t", "1", "7", "15", "BIT"), cmd("BITPOS", "t", "0", "1", "-1", "bit"), cmd("BITPOS", "nosuch", "1", "x", "y", "z"),
+			cmd("BITPOS", "nosuch", "2"), cmd("BITPOS", "h", "1", "x"), cmd("BITPOS", "t", "1", "0", "x", "FOO"), cmd("BITPOS", "t", "0", "0", "1", "BIT", "x"),
+			cmd("BITPOS", "t", "0", "0", "-1", "BIT"), cmd("BITPOS", "t", "0", "0"), cmd("BITPOS", "t", "0", "0", "", "BIT"),
+		}},
 		tcase{name: "grammar/zadd-repeated-member", cmds: [][]string{
 			cmd("ZADD", "z", "LT", "-2.5", "m", "+inf", "m"), cmd("ZADD", "z", "1", "n", "2", "n", "3", "n"), cmd("ZADD", "z", "CH", "5", "o", "6", "o"),
 			cmd("ZADD", "z", "GT", "CH", "7", "m", "-1", "m"), cmd("ZADD", "z", "NX", "LT", "x", "m"), cmd("ZADD", "z", "NX", "XX", "x", "m"),

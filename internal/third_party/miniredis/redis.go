@@ -39,7 +39,6 @@ const (
 	msgXXandNX              = "ERR XX and NX options at the same time are not compatible"
 	msgTimeoutNegative      = "ERR timeout is negative"
 	msgTimeoutIsOutOfRange  = "ERR timeout is out of range"
-	msgInvalidSETime        = "ERR invalid expire time in set"
 	msgInvalidSETEXTime     = "ERR invalid expire time in setex"
 	msgInvalidPSETEXTime    = "ERR invalid expire time in psetex"
 	msgInvalidKeysNumber    = "ERR Number of keys can't be greater than number of args"

@@ -128,23 +128,12 @@ func badInteger(cmd string, args []string) string {
 		return check(msgInvalidInt, 1)
 	case "XRANGE", "XREVRANGE":
 		return after(3, msgInvalidInt, "COUNT")
-	case "BITPOS":
-		if len(args) >= 2 && args[1] != "0" && args[1] != "1" {
-			if !isRedisInteger(args[1]) {
-				return msgInvalidInt
-			}
-			return msgBitArgument
-		}
 	case "HINCRBY":
 		return check(msgInvalidInt, 2)
 	case "ZREVRANGE":
 		return badZrange(args, zByRank)
 	case "GETRANGE", "SUBSTR", "LRANGE", "LTRIM", "ZREMRANGEBYRANK":
 		return check(msgInvalidInt, 1, 2)
-	case "BITCOUNT":
-		if len(args) >= 3 {
-			return check(msgInvalidInt, 1, 2)
-		}
 	case "GETBIT", "SETBIT":
 		// A bit offset is below 2^32 (512 MB of string); beyond, miniredis
 		// would allocate the string, or panic.
@@ -164,15 +153,6 @@ func badInteger(cmd string, args []string) string {
 		if len(args) >= 2 {
 			return check(msgInvalidInt, 1)
 		}
-	case "SET":
-		// An expiry option with nothing after it is a syntax error in
-		// Redis (scriptgen; upstream: not an integer).
-		if n := len(args); n > 2 && isExpiryOption(args[n-1]) {
-			return msgSyntaxError
-		}
-		return after(2, msgInvalidInt, "EX", "PX", "EXAT", "PXAT")
-	case "GETEX":
-		return after(1, msgInvalidInt, "EX", "PX", "EXAT", "PXAT")
 	case "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE":
 		if len(args) > 1 {
 			return badNumkeys(cmd, args[1:])
@@ -297,15 +277,6 @@ func badZrange(args []string, cmdBy int) string {
 		return msgInvalidInt
 	}
 	return ""
-}
-
-func isExpiryOption(s string) bool {
-	for _, o := range []string{"EX", "PX", "EXAT", "PXAT"} {
-		if strings.EqualFold(s, o) {
-			return true
-		}
-	}
-	return false
 }
 
 // badMpopCount is the error Redis gives LMPOP's and ZMPOP's COUNT, read
@@ -508,29 +479,6 @@ func badNumber(cmd string, args []string) string {
 		if len(args) >= 2 {
 			return expire(args[1], cmd == "EXPIRE", cmd)
 		}
-	case "SET", "GETEX":
-		from := 2 // SET key value [options]
-		if cmd == "GETEX" {
-			from = 1
-		}
-		for i := from; i+1 < len(args); i++ {
-			unit := strings.ToUpper(args[i])
-			if unit != "EX" && unit != "PX" && unit != "EXAT" && unit != "PXAT" {
-				continue
-			}
-			n, err := strconv.ParseInt(args[i+1], 10, 64)
-			if err != nil {
-				return ""
-			}
-			seconds := unit == "EX" || unit == "EXAT"
-			if n <= 0 || seconds && n > math.MaxInt64/1000 {
-				return fmt.Sprintf(msgInvalidExpireIn, strings.ToLower(cmd))
-			}
-			if unit == "EX" || unit == "PX" {
-				return expire(args[i+1], seconds, cmd)
-			}
-			return ""
-		}
 	}
 	return ""
 }
@@ -606,8 +554,7 @@ func (m *Miniredis) strictIntegers(c *server.Peer, info *commands.Command, cmd s
 	}
 	if keyFirst {
 		// Redis looks the key up, and checks its type, before it reads a
-		// number; miniredis reads first (and GETEX sets the expiry of a key
-		// of another type before it refuses it).
+		// number; miniredis reads first.
 		db := m.DBLocked(getCtx(c).selectedDB)
 		switch got := db.LiveType(args[0]); {
 		case got != "" && got != typ:
@@ -617,8 +564,6 @@ func (m *Miniredis) strictIntegers(c *server.Peer, info *commands.Command, cmd s
 			switch cmd {
 			case "LSET":
 				c.WriteError(msgKeyNotFound)
-			case "BITCOUNT":
-				c.WriteInt(0)
 			case "INCRBYFLOAT":
 				c.WriteError(msg) // a missing key is 0: the number decides
 			default:
@@ -648,7 +593,7 @@ func keyFirstType(cmd string) (string, bool) {
 	switch cmd {
 	case "LINDEX", "LSET":
 		return "list", true
-	case "GETEX", "BITCOUNT", "INCRBYFLOAT":
+	case "INCRBYFLOAT":
 		return "string", true
 	}
 	return "", false
@@ -745,12 +690,12 @@ func (m *Miniredis) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	return true
 }
 
-// getrangeGuard answers GETRANGE and BITCOUNT of two negative indexes in
-// the wrong order with an empty string and 0, as Redis does once it has
-// found a string there (or none), and reports whether it did; miniredis
-// clamps them first and may answer with a character or its bits.
+// getrangeGuard answers GETRANGE of two negative indexes in the wrong
+// order with an empty string, as Redis does once it has found a string
+// there (or none), and reports whether it did; miniredis clamps them first
+// and may answer with a character.
 func (m *Miniredis) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
-	if !((cmd == "GETRANGE" || cmd == "SUBSTR") && len(args) == 3 || cmd == "BITCOUNT" && (len(args) == 3 || len(args) == 4)) {
+	if (cmd != "GETRANGE" && cmd != "SUBSTR") || len(args) != 3 {
 		return false
 	}
 	start, err1 := strconv.ParseInt(args[1], 10, 64)
@@ -765,11 +710,7 @@ func (m *Miniredis) getrangeGuard(c *server.Peer, cmd string, args []string) boo
 	if typ := m.DBLocked(getCtx(c).selectedDB).LiveType(args[0]); typ != "" && typ != "string" {
 		return false // miniredis's WRONGTYPE
 	}
-	if cmd == "BITCOUNT" {
-		c.WriteInt(0)
-	} else {
-		c.WriteBulk("")
-	}
+	c.WriteBulk("")
 	return true
 }
 
