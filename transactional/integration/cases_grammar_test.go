@@ -56,6 +56,13 @@ func init() {
 			cmd("BITPOS", "nosuch", "2"), cmd("BITPOS", "h", "1", "x"), cmd("BITPOS", "t", "1", "0", "x", "FOO"), cmd("BITPOS", "t", "0", "0", "1", "BIT", "x"),
 			cmd("BITPOS", "t", "0", "0", "-1", "BIT"), cmd("BITPOS", "t", "0", "0"), cmd("BITPOS", "t", "0", "0", "", "BIT"),
 		}},
+		// COPY's DB is an int to Redis, RESTORE's numbers string2ll's.
+		tcase{name: "grammar/copy-restore-integers", setup: [][]string{{"SET", "a", "1"}}, cmds: [][]string{
+			cmd("COPY", "a", "b", "DB", "2147483648"), cmd("COPY", "a", "b", "DB", "-2147483649"), cmd("COPY", "a", "b", "DB", "+1"),
+			cmd("COPY", "a", "b", "DB", "01"), cmd("COPY", "a", "b", "DB", "2147483647"), cmd("COPY", "a", "b", "DB", "0", "REPLACE"),
+			cmd("RESTORE", "k", "+5", "x"), cmd("RESTORE", "k", "0", "x", "IDLETIME", "+1"), cmd("RESTORE", "k", "0", "x", "FREQ", "01"),
+			cmd("RESTORE", "k", "0", "x", "IDLETIME", "-0"), cmd("RESTORE", "a", "01", "x"), cmd("RESTORE", "k", "01", "x", "REPLACE"),
+		}},
 		tcase{name: "grammar/zadd-repeated-member", cmds: [][]string{
 			cmd("ZADD", "z", "LT", "-2.5", "m", "+inf", "m"), cmd("ZADD", "z", "1", "n", "2", "n", "3", "n"), cmd("ZADD", "z", "CH", "5", "o", "6", "o"),
 			cmd("ZADD", "z", "GT", "CH", "7", "m", "-1", "m"), cmd("ZADD", "z", "NX", "LT", "x", "m"), cmd("ZADD", "z", "NX", "XX", "x", "m"),

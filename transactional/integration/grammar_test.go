@@ -50,7 +50,6 @@ var grammarKnown = map[string]string{
 	"zadd":      "INCR with an odd argument count: the check in front answers before Redis's syntax error",
 	"expire":    "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
 	"pexpire":   "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
-	"copy":      "a DB out of an int's range has its own text in Redis",
 	"zincrby":   "scores beyond 2^53 are printed with %.17g by Redis, shortest here (transactional/doc.go)",
 	"ttl":       "the engine's clock stands still between commands; redis-server's moves",
 	"pttl":      "the engine's clock stands still between commands; redis-server's moves",

@@ -91,6 +91,7 @@ const (
 	msgBadIdleTime = "ERR Invalid IDLETIME value, must be >= 0"
 	msgBadFreq     = "ERR Invalid FREQ value, must be >= 0 and <= 255"
 	msgSameObject  = "ERR source and destination objects are the same"
+	msgIntRange    = "ERR value is out of range, value must between -2147483648 and 2147483647"
 	// COMMAND GETKEYS's and GETKEYSANDFLAGS's (getKeysSubcommandImpl).
 	msgGetKeysBadCommand = "ERR Invalid command specified"
 	msgGetKeysNoKeys     = "ERR The command has no key arguments"
