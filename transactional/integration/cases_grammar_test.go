@@ -63,6 +63,14 @@ func init() {
 			cmd("RESTORE", "k", "+5", "x"), cmd("RESTORE", "k", "0", "x", "IDLETIME", "+1"), cmd("RESTORE", "k", "0", "x", "FREQ", "01"),
 			cmd("RESTORE", "k", "0", "x", "IDLETIME", "-0"), cmd("RESTORE", "a", "01", "x"), cmd("RESTORE", "k", "01", "x", "REPLACE"),
 		}},
+		// Members that look like ZADD's options or like numbers are data:
+		// only the words before the first score are options, only the
+		// scores are read as floats.
+		tcase{name: "grammar/zadd-data-like-options", cmds: [][]string{
+			cmd("ZADD", "z", "1", "nan"), cmd("ZADD", "z", "-inf", "m"), cmd("ZADD", "z", "1", "incr", "+inf", "m"), cmd("ZSCORE", "z", "m"),
+			cmd("ZADD", "z", "nan", "m"), cmd("ZADD", "z", "1", "inf", "2", "NaN"), cmd("ZADD", "z", "XX", "1", "nx", "2", "gt"),
+			cmd("ZADD", "z", "CH", "3", "ch", "4", "incr"), cmd("ZINCRBY", "z", "1", "nan"), cmd("ZRANGE", "z", "0", "-1", "WITHSCORES"),
+		}},
 		tcase{name: "grammar/zadd-repeated-member", cmds: [][]string{
 			cmd("ZADD", "z", "LT", "-2.5", "m", "+inf", "m"), cmd("ZADD", "z", "1", "n", "2", "n", "3", "n"), cmd("ZADD", "z", "CH", "5", "o", "6", "o"),
 			cmd("ZADD", "z", "GT", "CH", "7", "m", "-1", "m"), cmd("ZADD", "z", "NX", "LT", "x", "m"), cmd("ZADD", "z", "NX", "XX", "x", "m"),

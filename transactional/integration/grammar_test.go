@@ -47,7 +47,6 @@ var grammarKnown = map[string]string{
 	"xadd":      "Redis looks the key up (WRONGTYPE) before it reads the ID",
 	"xtrim":     "Redis reads an ID's parts with strtoull, which takes a '+'",
 	"xdel":      "Redis reads an ID's parts with strtoull, which takes a '+'",
-	"zadd":      "INCR with an odd argument count: the check in front answers before Redis's syntax error",
 	"expire":    "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
 	"pexpire":   "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
 	"zincrby":   "scores beyond 2^53 are printed with %.17g by Redis, shortest here (transactional/doc.go)",
@@ -63,9 +62,9 @@ type grammarGen struct {
 
 var (
 	gKeys    = []string{"{g}a", "{g}b", "{g}c"}
-	gStrings = []string{"a", "b", "1", "0", "", "x y", "-1", "~", "=", "*"}
+	gStrings = []string{"a", "b", "1", "0", "", "x y", "-1", "~", "=", "*", "nan", "inf", "-inf", "(1"}
 	gInts    = []string{"0", "1", "2", "3", "-1", "10", "01", "+1", "-0", "x", "1.5", "9223372036854775807", "-9223372036854775808", "9223372036854775808"}
-	gFloats  = []string{"0", "1", "1.5", "-2.5", "inf", "-inf", "+inf", "x", "1e3", "(1", "(-inf"}
+	gFloats  = []string{"0", "1", "1.5", "-2.5", "inf", "-inf", "+inf", "x", "1e3", "(1", "(-inf", "nan", "-nan"}
 	gIDs     = []string{"1-1", "2-0", "0-1", "1", "3", "0-0", "-", "+", "x", "(1-1"}
 )
 
@@ -144,11 +143,16 @@ func (g *grammarGen) token(t string) string {
 	return t
 }
 
-// value draws a value of a's type; a string is sometimes one of the
-// command's own option words, as data that looks like an option.
+// value draws a value of a's type; a key or a string is sometimes one of
+// the command's own option words, as data that looks like an option, and
+// a string one that reads as a number ("nan", "inf", "(1").
 func (g *grammarGen) value(a commands.Arg) string {
 	pick := func(pool []string) string { return pool[g.r.Intn(len(pool))] }
 	switch {
+	case a.Type == "key" && len(g.tokens) > 0 && g.r.Intn(8) == 0:
+		// A key named like one of the command's options: a check that
+		// looks for option words anywhere takes it for one.
+		return g.tokens[g.r.Intn(len(g.tokens))]
 	case a.Type == "key":
 		return pick(gKeys)
 	case a.Type == "integer" && (strings.Contains(a.Name, "milliseconds") || a.Name == "timeout"):

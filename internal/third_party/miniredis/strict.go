@@ -279,6 +279,49 @@ func badZrange(args []string, cmdBy int) string {
 	return ""
 }
 
+// zaddScores reads ZADD's arguments (after the command) as
+// zaddGenericCommand does up to its scores: the option words (NX, XX, CH,
+// INCR, GT, LT) after the key, then score-member pairs. It returns the
+// index of the first score, and false where Redis refuses the command
+// before it reads a score: an odd or empty list of pairs, options that do
+// not go together, INCR with more than one pair.
+func zaddScores(args []string) (int, bool) {
+	var nx, xx, gt, lt, incr bool
+	i := 1
+options:
+	for ; i < len(args); i++ {
+		switch strings.ToUpper(args[i]) {
+		case "NX":
+			nx = true
+		case "XX":
+			xx = true
+		case "GT":
+			gt = true
+		case "LT":
+			lt = true
+		case "INCR":
+			incr = true
+		case "CH":
+		default:
+			break options
+		}
+	}
+	n := len(args) - i
+	ok := n > 0 && n%2 == 0 && !(nx && (xx || gt || lt)) && !(gt && lt) && !(incr && n > 2)
+	return i, ok
+}
+
+// zaddIncr reports whether ZADD's options (args before the first score)
+// hold INCR.
+func zaddIncr(args []string) bool {
+	for _, a := range args[1:] {
+		if strings.EqualFold(a, "INCR") {
+			return true
+		}
+	}
+	return false
+}
+
 // badMpopCount is the error Redis gives LMPOP's and ZMPOP's COUNT, read
 // before any key is looked up (args from numkeys on), or "".
 func badMpopCount(args []string) string {
@@ -421,9 +464,13 @@ func badNumber(cmd string, args []string) string {
 	}
 	switch cmd {
 	case "ZADD":
-		for i := 1; i < len(args); i++ {
-			if nan(args[i]) && !strings.HasPrefix(args[i], "(") {
-				return msgInvalidFloat
+		// Only the scores: a member named "nan" is data (scriptgen: the
+		// check read every argument).
+		if first, ok := zaddScores(args); ok {
+			for i := first; i < len(args); i += 2 {
+				if nan(args[i]) && !strings.HasPrefix(args[i], "(") {
+					return msgInvalidFloat
+				}
 			}
 		}
 	case "ZINCRBY":
@@ -651,15 +698,14 @@ func (m *Miniredis) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	case (cmd == "ZPOPMIN" || cmd == "ZPOPMAX") && len(args) == 2 && args[1] == "0":
 	case cmd == "ZINCRBY" && len(args) == 3:
 		incr, member = args[1], args[2]
-	case cmd == "ZADD" && len(args) >= 4:
-		incrFlag := false
-		for _, a := range args[1 : len(args)-2] {
-			incrFlag = incrFlag || strings.EqualFold(a, "INCR")
-		}
-		if !incrFlag {
+	case cmd == "ZADD":
+		// INCR only among the options before the first score: a member
+		// named "incr" is data (scriptgen: the check took it for INCR).
+		first, ok := zaddScores(args)
+		if !ok || !zaddIncr(args[:first]) {
 			return false
 		}
-		incr, member = args[len(args)-2], args[len(args)-1]
+		incr, member = args[first], args[first+1]
 	default:
 		return false
 	}
