@@ -71,6 +71,11 @@ func init() {
 			cmd("ZADD", "z", "nan", "m"), cmd("ZADD", "z", "1", "inf", "2", "NaN"), cmd("ZADD", "z", "XX", "1", "nx", "2", "gt"),
 			cmd("ZADD", "z", "CH", "3", "ch", "4", "incr"), cmd("ZINCRBY", "z", "1", "nan"), cmd("ZRANGE", "z", "0", "-1", "WITHSCORES"),
 		}},
+		// BITOP's result replaces its destination, TTL included.
+		tcase{name: "grammar/bitop-replaces-ttl", setup: [][]string{{"SETEX", "c", "30", "xy"}, {"SETEX", "d", "30", "xy"}, {"SETEX", "e", "30", "xy"}, {"HSET", "h", "f", "v"}}, cmds: [][]string{
+			cmd("BITOP", "AND", "c", "c"), cmd("TTL", "c"), cmd("BITOP", "NOT", "d", "c"), cmd("TTL", "d"), cmd("BITOP", "OR", "e", "nosuch"), cmd("EXISTS", "e"),
+			cmd("BITOP", "XOR", "c", "c", "h"), cmd("BITOP", "foo", "c", "c"), cmd("BITOP", "NOT", "c", "a", "b"), cmd("BITOP", "and", "c", "d", "d"),
+		}},
 		tcase{name: "grammar/zadd-repeated-member", cmds: [][]string{
 			cmd("ZADD", "z", "LT", "-2.5", "m", "+inf", "m"), cmd("ZADD", "z", "1", "n", "2", "n", "3", "n"), cmd("ZADD", "z", "CH", "5", "o", "6", "o"),
 			cmd("ZADD", "z", "GT", "CH", "7", "m", "-1", "m"), cmd("ZADD", "z", "NX", "LT", "x", "m"), cmd("ZADD", "z", "NX", "XX", "x", "m"),

@@ -26,7 +26,7 @@ var (
 // lists with the reason.
 var grammarCommands = []string{
 	"set", "get", "getdel", "getex", "append", "strlen", "incr", "decr", "incrby", "decrby", "setrange", "getrange",
-	"setnx", "getset", "mset", "mget", "msetnx", "setex", "psetex", "bitcount", "bitpos", "setbit", "getbit",
+	"setnx", "getset", "mset", "mget", "msetnx", "setex", "psetex", "bitcount", "bitpos", "setbit", "getbit", "bitop", "substr",
 	"hset", "hget", "hmget", "hdel", "hincrby", "hexists", "hlen", "hsetnx", "hstrlen",
 	"lpush", "rpush", "lpop", "rpop", "lrange", "llen", "lindex", "lset", "lrem", "ltrim", "linsert", "lpos",
 	"lmove", "rpoplpush", "lpushx", "rpushx", "lmpop",
@@ -174,6 +174,8 @@ func (g *grammarGen) value(a commands.Arg) string {
 		return pick(gInts)
 	case a.Name == "min" || a.Name == "max":
 		return pick(gFloats)
+	case a.Name == "operation": // BITOP's, a string in the grammar
+		return pick([]string{"AND", "or", "XOR", "NOT", "x"})
 	case len(g.tokens) > 0 && g.r.Intn(5) == 0:
 		return g.token(g.tokens[g.r.Intn(len(g.tokens))])
 	}

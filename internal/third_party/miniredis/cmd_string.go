@@ -752,10 +752,10 @@ func (m *Miniredis) cmdBitop(c *server.Peer, cmd string, args []string) {
 				}[opts.op]
 				res = sliceBinOp(cb, res, []byte(v))
 			}
-			db.del(opts.target, false) // Keep TTL
-			if len(res) == 0 {
-				db.del(opts.target, true)
-			} else {
+			// scriptgen: the result replaces the key and its TTL, as
+			// Redis's setKey does; upstream kept the TTL.
+			db.del(opts.target, true)
+			if len(res) > 0 {
 				db.stringSet(opts.target, string(res))
 			}
 			c.WriteInt(len(res))
@@ -774,10 +774,8 @@ func (m *Miniredis) cmdBitop(c *server.Peer, cmd string, args []string) {
 			for i := range value {
 				value[i] = ^value[i]
 			}
-			db.del(opts.target, false) // Keep TTL
-			if len(value) == 0 {
-				db.del(opts.target, true)
-			} else {
+			db.del(opts.target, true) // scriptgen: its TTL too, as above
+			if len(value) > 0 {
 				db.stringSet(opts.target, string(value))
 			}
 			c.WriteInt(len(value))
