@@ -76,6 +76,15 @@ func init() {
 			cmd("BITOP", "AND", "c", "c"), cmd("TTL", "c"), cmd("BITOP", "NOT", "d", "c"), cmd("TTL", "d"), cmd("BITOP", "OR", "e", "nosuch"), cmd("EXISTS", "e"),
 			cmd("BITOP", "XOR", "c", "c", "h"), cmd("BITOP", "foo", "c", "c"), cmd("BITOP", "NOT", "c", "a", "b"), cmd("BITOP", "and", "c", "d", "d"),
 		}},
+		// LCS, BITFIELD and BITFIELD_RO, which upstream miniredis does not
+		// serve, from a client and from a script.
+		tcase{name: "string/lcs-bitfield", setup: [][]string{{"MSET", "a", "ohmytext", "b", "mynewtext"}, {"HSET", "h", "f", "v"}}, cmds: [][]string{
+			cmd("LCS", "a", "b"), cmd("LCS", "a", "b", "LEN"), cmd("LCS", "a", "b", "IDX", "MINMATCHLEN", "4", "WITHMATCHLEN"), cmd("LCS", "a", "h"),
+			cmd("BITFIELD", "k", "SET", "i8", "#1", "-100", "INCRBY", "i8", "8", "-100", "OVERFLOW", "FAIL", "INCRBY", "i8", "8", "-100", "GET", "u16", "0"),
+			cmd("GET", "k"), cmd("BITFIELD", "k", "OVERFLOW", "SAT", "INCRBY", "u4", "100", "99"), cmd("STRLEN", "k"), cmd("BITFIELD_RO", "k", "GET", "i4", "0"),
+			cmd("BITFIELD_RO", "h", "SET", "u8", "0", "1"), cmd("BITFIELD", "h", "GET", "u8", "0"), cmd("BITFIELD", "k", "GET", "u64", "0"),
+			ev("return {redis.call('LCS', KEYS[1], KEYS[2]), redis.call('BITFIELD', KEYS[3], 'INCRBY', 'u8', '0', '300')}", 3, "a", "b", "k"),
+		}},
 		tcase{name: "grammar/zadd-repeated-member", cmds: [][]string{
 			cmd("ZADD", "z", "LT", "-2.5", "m", "+inf", "m"), cmd("ZADD", "z", "1", "n", "2", "n", "3", "n"), cmd("ZADD", "z", "CH", "5", "o", "6", "o"),
 			cmd("ZADD", "z", "GT", "CH", "7", "m", "-1", "m"), cmd("ZADD", "z", "NX", "LT", "x", "m"), cmd("ZADD", "z", "NX", "XX", "x", "m"),

@@ -27,6 +27,7 @@ var (
 var grammarCommands = []string{
 	"set", "get", "getdel", "getex", "append", "strlen", "incr", "decr", "incrby", "decrby", "setrange", "getrange",
 	"setnx", "getset", "mset", "mget", "msetnx", "setex", "psetex", "bitcount", "bitpos", "setbit", "getbit", "bitop", "substr",
+	"bitfield", "bitfield_ro", "lcs",
 	"hset", "hget", "hmget", "hdel", "hincrby", "hexists", "hlen", "hsetnx", "hstrlen",
 	"lpush", "rpush", "lpop", "rpop", "lrange", "llen", "lindex", "lset", "lrem", "ltrim", "linsert", "lpos",
 	"lmove", "rpoplpush", "lpushx", "rpushx", "lmpop",
@@ -176,6 +177,10 @@ func (g *grammarGen) value(a commands.Arg) string {
 		return pick(gFloats)
 	case a.Name == "operation": // BITOP's, a string in the grammar
 		return pick([]string{"AND", "or", "XOR", "NOT", "x"})
+	case a.Name == "encoding": // BITFIELD's type, a string in the grammar
+		return pick([]string{"u8", "i8", "u1", "i64", "u63", "u64", "i16", "x"})
+	case a.Name == "offset" && g.r.Intn(4) == 0: // BITFIELD's #n form
+		return "#" + pick(gInts)
 	case len(g.tokens) > 0 && g.r.Intn(5) == 0:
 		return g.token(g.tokens[g.r.Intn(len(g.tokens))])
 	}

@@ -16,6 +16,8 @@ import (
 func commandsString(m *Miniredis) {
 	m.srv.Register("APPEND", m.cmdAppend)
 	m.srv.Register("BITCOUNT", m.cmdBitcount, server.ReadOnlyOption())
+	m.srv.Register("BITFIELD", m.cmdBitfield)                               // scriptgen: Redis 7.0's, cmd_bitfield.go
+	m.srv.Register("BITFIELD_RO", m.cmdBitfieldRO, server.ReadOnlyOption()) // scriptgen: as BITFIELD
 	m.srv.Register("BITOP", m.cmdBitop)
 	m.srv.Register("BITPOS", m.cmdBitpos, server.ReadOnlyOption())
 	m.srv.Register("DECRBY", m.cmdDecrby)
@@ -31,6 +33,7 @@ func commandsString(m *Miniredis) {
 	m.srv.Register("INCRBYFLOAT", m.cmdIncrbyfloat)
 	m.srv.Register("INCRBY", m.cmdIncrby)
 	m.srv.Register("INCR", m.cmdIncr)
+	m.srv.Register("LCS", m.cmdLcs, server.ReadOnlyOption()) // scriptgen: Redis 7.0's, cmd_lcs.go
 	m.srv.Register("MGET", m.cmdMget, server.ReadOnlyOption())
 	m.srv.Register("MSET", m.cmdMset)
 	m.srv.Register("MSETNX", m.cmdMsetnx)

@@ -92,6 +92,14 @@ const (
 	msgBadFreq     = "ERR Invalid FREQ value, must be >= 0 and <= 255"
 	msgSameObject  = "ERR source and destination objects are the same"
 	msgIntRange    = "ERR value is out of range, value must between -2147483648 and 2147483647"
+	// BITFIELD's (bitfieldGeneric).
+	msgBitfieldRO       = "ERR BITFIELD_RO only supports the GET subcommand"
+	msgBitfieldOverflow = "ERR Invalid OVERFLOW type specified"
+	msgBitfieldType     = "ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not supported but i64 is."
+	// LCS's (lcsCommand).
+	msgLcsNotStrings = "ERR The specified keys must contain string values"
+	msgLcsIdxAndLen  = "ERR If you want both the length and indexes, please just use IDX."
+	msgLcsTooBig     = "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len"
 	// COMMAND GETKEYS's and GETKEYSANDFLAGS's (getKeysSubcommandImpl).
 	msgGetKeysBadCommand = "ERR Invalid command specified"
 	msgGetKeysNoKeys     = "ERR The command has no key arguments"
