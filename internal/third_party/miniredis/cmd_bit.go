@@ -70,6 +70,19 @@ func parseInt64(s string) (int64, bool) {
 	return n, err == nil
 }
 
+// bitString is the string at key and true, or false: for a missing key
+// with "", for another type after answering WRONGTYPE, with that text.
+func bitString(c *server.Peer, db *RedisDB, key string) (string, bool) {
+	switch {
+	case !db.exists(key):
+		return "", false
+	case db.t(key) != keyTypeString:
+		c.WriteError(msgWrongType)
+		return msgWrongType, false
+	}
+	return db.stringKeys[key], true
+}
+
 // BITCOUNT key [start end [BYTE|BIT]]: the key is looked up first (0 when
 // missing, WRONGTYPE), then the range is read; two negative indexes in
 // the wrong order are 0 before the unit is read.
@@ -78,17 +91,13 @@ func (m *Miniredis) cmdBitcount(c *server.Peer, cmd string, args []string) {
 		return
 	}
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-		key := args[0]
-		if !db.exists(key) {
-			c.WriteInt(0)
+		v, found := bitString(c, m.db(ctx.selectedDB), args[0])
+		if !found {
+			if v == "" {
+				c.WriteInt(0)
+			}
 			return
 		}
-		if db.t(key) != keyTypeString {
-			c.WriteError(msgWrongType)
-			return
-		}
-		v := db.stringKeys[key]
 		r := bitRange{start: 0, end: int64(len(v)) - 1}
 		switch len(args) {
 		case 1:
@@ -147,17 +156,13 @@ func (m *Miniredis) cmdBitpos(c *server.Peer, cmd string, args []string) {
 			c.WriteError(msgBitArgument)
 			return
 		}
-		db := m.db(ctx.selectedDB)
-		key := args[0]
-		if !db.exists(key) {
-			c.WriteInt(int(-bit))
+		v, found := bitString(c, m.db(ctx.selectedDB), args[0])
+		if !found {
+			if v == "" {
+				c.WriteInt(int(-bit))
+			}
 			return
 		}
-		if db.t(key) != keyTypeString {
-			c.WriteError(msgWrongType)
-			return
-		}
-		v := db.stringKeys[key]
 		r := bitRange{start: 0, end: int64(len(v)) - 1}
 		endGiven := false
 		switch len(args) {

@@ -7,6 +7,7 @@ package miniredis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -286,29 +287,29 @@ func badZrange(args []string, cmdBy int) string {
 // before it reads a score: an odd or empty list of pairs, options that do
 // not go together, INCR with more than one pair.
 func zaddScores(args []string) (int, bool) {
-	var nx, xx, gt, lt, incr bool
-	i := 1
-options:
-	for ; i < len(args); i++ {
-		switch strings.ToUpper(args[i]) {
-		case "NX":
-			nx = true
-		case "XX":
-			xx = true
-		case "GT":
-			gt = true
-		case "LT":
-			lt = true
-		case "INCR":
-			incr = true
-		case "CH":
-		default:
-			break options
-		}
+	if len(args) == 0 {
+		return 0, false
 	}
+	seen, i := leadingWords(args[1:], "NX", "XX", "GT", "LT", "INCR", "CH")
+	nx, xx, gt, lt, incr := seen&1 != 0, seen&2 != 0, seen&4 != 0, seen&8 != 0, seen&16 != 0
+	i++ // the key
 	n := len(args) - i
 	ok := n > 0 && n%2 == 0 && !(nx && (xx || gt || lt)) && !(gt && lt) && !(incr && n > 2)
 	return i, ok
+}
+
+// leadingWords reads the option words (words, upper case) args starts
+// with, in any case and order: the set seen, bit i for words[i], and how
+// many args they are.
+func leadingWords(args []string, words ...string) (seen uint, n int) {
+	for ; n < len(args); n++ {
+		i := slices.IndexFunc(words, func(w string) bool { return strings.EqualFold(w, args[n]) })
+		if i < 0 {
+			break
+		}
+		seen |= 1 << i
+	}
+	return seen, n
 }
 
 // zaddIncr reports whether ZADD's options (args before the first score)
@@ -369,21 +370,11 @@ func badOptionValue(rest []string, word, msg string, zero bool) string {
 // GT, LT), which it reads before the time, or "". scriptgen: found by the
 // grammar differential; the check read the time first.
 func badExpireOptions(opts []string) string {
-	var nx, xx, gt, lt bool
-	for _, o := range opts {
-		switch strings.ToUpper(o) {
-		case "NX":
-			nx = true
-		case "XX":
-			xx = true
-		case "GT":
-			gt = true
-		case "LT":
-			lt = true
-		default:
-			return "ERR Unsupported option " + o
-		}
+	seen, n := leadingWords(opts, "NX", "XX", "GT", "LT")
+	if n < len(opts) {
+		return "ERR Unsupported option " + opts[n]
 	}
+	nx, xx, gt, lt := seen&1 != 0, seen&2 != 0, seen&4 != 0, seen&8 != 0
 	switch {
 	case nx && (xx || gt || lt):
 		return "ERR NX and XX, GT or LT options at the same time are not compatible"
