@@ -35,6 +35,7 @@ var grammarCommands = []string{
 	"zadd", "zincrby", "zscore", "zmscore", "zrange", "zrangebyscore", "zrevrange", "zrevrangebyscore", "zrank", "zrevrank",
 	"zrem", "zremrangebyscore", "zremrangebyrank", "zcard", "zcount", "zpopmin", "zpopmax", "zunionstore", "zinterstore",
 	"zmpop", "zrangestore",
+	"zrangebylex", "zrevrangebylex", "zlexcount", "zremrangebylex", "expireat", "pexpireat",
 	"xadd", "xlen", "xrange", "xrevrange", "xdel", "xtrim",
 	"del", "exists", "expire", "pexpire", "ttl", "pttl", "persist", "type", "rename", "renamenx", "copy", "unlink", "touch",
 }
