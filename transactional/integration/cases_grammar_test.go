@@ -44,7 +44,7 @@ func init() {
 			cmd("SET", "a", "b", "EX", "9223372036854775"), cmd("SET", "a", "b", "PERSIST"), cmd("SET", "a", "b", "ex"), cmd("SET", "a", "b", "EXAT", "1", "GET"),
 			cmd("GETEX", "nosuch", "EX", "x"), cmd("GETEX", "h", "EX", "x"), cmd("GETEX", "nosuch", "EX", "1", "PX", "1"), cmd("GETEX", "h", "PERSIST", "EX", "1"),
 			cmd("GETEX", "s", "EX", "1", "EX", "x"), cmd("GETEX", "s", "PERSIST", "PERSIST"), cmd("GETEX", "s", "NX"), cmd("GETEX", "s", "EX", "-1"), cmd("GETEX", "s", "KEEPTTL"),
-			cmd("GETEX", "s", "PX", "100000", "PX", "200000"), cmd("PTTL", "s"),
+			cmd("GETEX", "s", "PX", "100000", "PX", "200000"), cmd("TTL", "s"),
 			cmd("MULTI"), cmd("SET", "m", "b", "EX", "0"), cmd("SET", "m", "b", "EX", "1", "PX", "1"), cmd("GETEX", "m", "FOO"), cmd("SET", "m", "c"), cmd("EXEC"),
 		}},
 		// BITCOUNT and BITPOS with Redis 7.0's BIT and BYTE units, and
