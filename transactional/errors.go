@@ -68,13 +68,6 @@ const (
 // other than YES, SYNC and NO.
 const msgScriptDebugMode = "ERR Use SCRIPT DEBUG YES/SYNC/NO"
 
-// COMMAND GETKEYS's texts (server.c's getKeysSubcommandImpl).
-const (
-	msgGetKeysNoKeys  = "ERR The command has no key arguments"
-	msgGetKeysArity   = "ERR Invalid number of arguments specified for command"
-	msgGetKeysInvalid = "ERR Invalid arguments specified for command"
-)
-
 // luaErrRegisterBadName is how Redis 7.0 reports a bad function name: with
 // the library-name text, without its code.
 var luaErrRegisterBadName = strings.TrimPrefix(miniredis.MsgBadLibraryName, "ERR ")

@@ -58,40 +58,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 // everything else is miniredis's, whose copy checks arguments as Redis
 // does itself (its strict.go).
 func (e *Engine) redisWay(c *server.Peer, cmd string, args []string) bool {
-	return scriptGetKeys(c, cmd, args) || e.storeDropsEmpty(c, cmd, args)
-}
-
-// scriptGetKeys answers COMMAND GETKEYS for the commands the engine serves
-// (EVAL's and FCALL's families: the keys their numkeys counts), as Redis
-// 7.0's getKeysSubcommandImpl does, and reports whether it did; other
-// commands' keys are miniredis's COMMAND to tell.
-func scriptGetKeys(c *server.Peer, cmd string, args []string) bool {
-	if cmd != "COMMAND" || len(args) < 3 || !strings.EqualFold(args[0], "GETKEYS") || !scriptCommands[strings.ToUpper(args[1])] {
-		return false
-	}
-	argv := args[1:]
-	info := lookupCommand(argv)
-	if info == nil || !info.HasKeys() {
-		// SCRIPT and FUNCTION: Redis's text for a command without keys.
-		writeError(c, msgGetKeysNoKeys)
-		return true
-	}
-	if !info.ArityOK(len(argv)) {
-		writeError(c, msgGetKeysArity)
-		return true
-	}
-	keys, err := info.Keys(argv)
-	if err != nil {
-		writeError(c, msgGetKeysInvalid)
-		return true
-	}
-	w := resp.Writer{Resp3: c.Resp3}
-	w.Array(len(keys))
-	for _, i := range keys {
-		w.Bulk(argv[i])
-	}
-	c.WriteRaw(string(w.Buf))
-	return true
+	return e.storeDropsEmpty(c, cmd, args)
 }
 
 // whileBusy answers commands that arrive while a script runs: SCRIPT KILL

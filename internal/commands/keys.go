@@ -47,7 +47,38 @@ func (c *Command) Keys(argv []string) ([]int, error) {
 // as a possible keyword would make every command movable. An unknown key
 // count, on the other hand, makes the answer ErrDynamic.
 func (c *Command) KeysOf(a Args) ([]int, error) {
-	keys, err := c.keysOf(a)
+	return c.mandatoryKeys(a, nil)
+}
+
+// KeyRef is a key of a command line as COMMAND GETKEYSANDFLAGS reports it:
+// its position (argv[0] is the command name) and its key spec flags.
+type KeyRef struct {
+	Pos   int
+	Flags KeyFlag
+}
+
+// KeysAndFlags is Keys with each key's flags, as COMMAND GETKEYSANDFLAGS
+// gives them on redis-server 7.0: the flags of the spec that found the key,
+// or those the command's getkeys procedure sets (SORT's STORE, SET with
+// GET, a BITFIELD that writes, MIGRATE), none for the procedures Redis
+// leaves without flags because the command's specs are complete.
+func (c *Command) KeysAndFlags(argv []string) ([]KeyRef, error) {
+	var flags []KeyFlag
+	keys, err := c.mandatoryKeys(Strings(argv), &flags)
+	if err != nil {
+		return nil, err
+	}
+	refs := make([]KeyRef, len(keys))
+	for i, k := range keys {
+		refs[i] = KeyRef{Pos: k, Flags: flags[i]}
+	}
+	return refs, nil
+}
+
+// mandatoryKeys is keysOf with ErrInvalid for a command that must name a
+// key and names none.
+func (c *Command) mandatoryKeys(a Args, flags *[]KeyFlag) ([]int, error) {
+	keys, err := c.keysOf(a, flags)
 	if err == nil && len(keys) == 0 && c.HasKeys() && !c.Flags.Has(NoMandatoryKeys) {
 		return nil, ErrInvalid
 	}
@@ -55,27 +86,35 @@ func (c *Command) KeysOf(a Args) ([]int, error) {
 }
 
 // keysOf is db.c's getKeysFromCommandWithSpecs: specs first when they are
-// trustworthy, the command's own procedure otherwise.
-func (c *Command) keysOf(a Args) ([]int, error) {
+// trustworthy, the command's own procedure otherwise. With flags, it sets
+// *flags to each key's flags, index for index; Keys goes without.
+func (c *Command) keysOf(a Args, flags *[]KeyFlag) ([]int, error) {
 	hasSpec, varFlags := false, false
 	for _, s := range c.KeySpecs {
 		hasSpec = hasSpec || !s.Flags.Has(KeyNotKey)
 		varFlags = varFlags || s.Flags.Has(KeyVariableFlags)
 	}
 	if hasSpec && !varFlags {
-		keys, err := c.specKeys(a)
+		keys, err := c.specKeys(a, flags)
 		if err != ErrInvalid {
 			return keys, err
 		}
 	}
 	if p := proc(c.Name); p != nil {
-		return p(a)
+		keys, err := p(a)
+		if flags != nil {
+			*flags = procFlags(c.Name, a, keys)
+		}
+		return keys, err
 	}
 	return nil, nil
 }
 
 // specKeys is db.c's getKeysUsingKeySpecs, without the partial-result mode.
-func (c *Command) specKeys(a Args) ([]int, error) {
+func (c *Command) specKeys(a Args, flags *[]KeyFlag) ([]int, error) {
+	if flags != nil {
+		*flags = (*flags)[:0]
+	}
 	argc := a.Len()
 	var keys []int
 	for _, s := range c.KeySpecs {
@@ -150,6 +189,9 @@ func (c *Command) specKeys(a Args) ([]int, error) {
 		}
 		for i := first; i <= last; i += step {
 			keys = append(keys, i)
+			if flags != nil {
+				*flags = append(*flags, s.Flags)
+			}
 		}
 		if s.Flags.Has(KeyIncomplete) {
 			return nil, ErrInvalid
@@ -226,6 +268,58 @@ func proc(name string) procFunc {
 		return xreadKeys
 	}
 	return nil
+}
+
+// procFlags are the flags the getkeys procedure of the command name sets on
+// keys, the keys it found in a: db.c's sortGetKeys, sortROGetKeys,
+// setGetKeys, bitfieldGetKeys and migrateGetKeys set them; the others set
+// none, the command's specs being complete.
+func procFlags(name string, a Args, keys []int) []KeyFlag {
+	flags := make([]KeyFlag, len(keys))
+	var all KeyFlag
+	switch name {
+	case "sort", "sort_ro":
+		all = KeyRO | KeyAccess
+	case "set":
+		all = KeyOW | KeyUpdate
+		for i := 3; i < a.Len(); i++ {
+			if word(a, i) == "get" {
+				all = KeyRW | KeyAccess | KeyUpdate
+				break
+			}
+		}
+	case "bitfield":
+		all = KeyRO | KeyAccess
+		if !bitfieldReadOnly(a) {
+			all = KeyRW | KeyAccess | KeyUpdate
+		}
+	case "migrate":
+		all = KeyRW | KeyAccess | KeyDelete
+	}
+	for i := range flags {
+		flags[i] = all
+	}
+	if name == "sort" && len(keys) > 1 {
+		flags[1] = KeyOW | KeyUpdate // the STORE destination
+	}
+	return flags
+}
+
+// bitfieldReadOnly is bitfieldGetKeys's verdict: only GETs and OVERFLOWs,
+// each with its arguments; anything else is taken for a write.
+func bitfieldReadOnly(a Args) bool {
+	for i := 2; i < a.Len(); i++ {
+		rest := a.Len() - i - 1
+		switch w := word(a, i); {
+		case w == "get" && rest >= 2:
+			i += 2
+		case w == "overflow" && rest >= 1:
+			i++
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // word returns argument i in lower case when it is known.

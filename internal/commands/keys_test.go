@@ -97,22 +97,34 @@ func TestKeysSweep(t *testing.T) {
 	}
 }
 
-// compare asks the server for argv's keys and checks Find and Keys agree.
+// compare asks the server for argv's keys, with COMMAND GETKEYS and
+// COMMAND GETKEYSANDFLAGS, and checks Find, Keys and KeysAndFlags agree.
 func compare(t *testing.T, c *redis.Client, argv []string) {
 	t.Helper()
-	args := []any{"COMMAND", "GETKEYS"}
-	for _, a := range argv {
-		args = append(args, a)
+	for _, sub := range []string{"GETKEYS", "GETKEYSANDFLAGS"} {
+		args := []any{"COMMAND", sub}
+		for _, a := range argv {
+			args = append(args, a)
+		}
+		reply, err := c.Do(context.Background(), args...).Slice()
+		want := fmt.Sprint(reply)
+		if err != nil {
+			want = "error: " + err.Error()
+		}
+		if got := ours(argv, sub == "GETKEYSANDFLAGS"); got != want {
+			t.Errorf("%s %s: ours %s; server %s", sub, strings.Join(argv, " "), got, want)
+		}
 	}
-	reply, err := c.Do(context.Background(), args...).StringSlice()
-	want := fmt.Sprint(reply)
-	if err != nil {
-		want = "error: " + err.Error()
-	}
+}
 
+// ours is what COMMAND GETKEYS (GETKEYSANDFLAGS with flags) answers from
+// this package, printed as compare prints the server's reply.
+func ours(argv []string, flags bool) string {
 	var got string
 	cmd := Find(argv)
 	switch {
+	case len(argv) < 2 && flags:
+		got = "error: ERR wrong number of arguments for 'command|getkeysandflags' command"
 	case len(argv) < 2: // GETKEYS's own arity: a command and at least one argument
 		got = "error: ERR wrong number of arguments for 'command|getkeys' command"
 	case cmd == nil:
@@ -122,23 +134,36 @@ func compare(t *testing.T, c *redis.Client, argv []string) {
 	case !cmd.ArityOK(len(argv)):
 		got = "error: ERR Invalid number of arguments specified for command"
 	default:
-		pos, err := cmd.Keys(argv)
+		refs, err := cmd.KeysAndFlags(argv)
+		pos, err2 := cmd.Keys(argv)
 		switch {
+		case !errors.Is(err, err2) || len(pos) != len(refs):
+			got = fmt.Sprintf("Keys %v, %v; KeysAndFlags %v, %v", pos, err2, refs, err)
 		case errors.Is(err, ErrInvalid):
 			got = "error: ERR Invalid arguments specified for command"
 		case err != nil:
 			got = "error: " + err.Error()
 		default:
-			names := make([]string, len(pos))
-			for i, p := range pos {
-				names[i] = argv[p]
+			reply := make([]any, len(refs))
+			for i, r := range refs {
+				if r.Pos != pos[i] {
+					return fmt.Sprintf("Keys %v; KeysAndFlags %v", pos, refs)
+				}
+				reply[i] = argv[r.Pos]
+				if flags {
+					var names []any
+					for b, n := range KeyFlagNames {
+						if r.Flags&(1<<b) != 0 {
+							names = append(names, n)
+						}
+					}
+					reply[i] = []any{argv[r.Pos], names}
+				}
 			}
-			got = fmt.Sprint(names)
+			got = fmt.Sprint(reply)
 		}
 	}
-	if got != want {
-		t.Errorf("%s: Keys %s; server %s", strings.Join(argv, " "), got, want)
-	}
+	return got
 }
 
 // split splits on blanks; "" is an empty argument.

@@ -68,6 +68,25 @@ func lookupReply(name string, resp3 bool, part func(reply) string) (string, bool
 	return convert(part(r), resp3), true
 }
 
+// Categories are the ACL categories of a command ("get", "config|get", any
+// case) as COMMAND INFO gives them ("@read", "@fast"), its own only: a
+// container's entry lists its subcommands' too, further in.
+func Categories(name string) []string {
+	info, ok := InfoReply(name, true)
+	if !ok {
+		return nil
+	}
+	var cats []string
+	if fields := elements(info); len(fields) > 6 {
+		for _, c := range elements(fields[6]) {
+			if s, ok := bulk(c); ok {
+				cats = append(cats, s)
+			}
+		}
+	}
+	return cats
+}
+
 // TopLevel lists the commands that are nobody's subcommand, sorted: the
 // names COMMAND, COMMAND DOCS and COMMAND LIST answer for.
 func TopLevel() []string {

@@ -22,6 +22,15 @@ func init() {
 		tcase{name: "command/subcommands-resp3", resp3: true, cmds: [][]string{
 			cmd("COMMAND", "INFO", "get", "xadd", "nosuch"), cmd("COMMAND", "DOCS", "set", "client|kill"), cmd("COMMAND", "COUNT"),
 		}},
+		tcase{name: "command/getkeysandflags", cmds: getkeysandflags},
+		tcase{name: "command/getkeysandflags-resp3", resp3: true, cmds: getkeysandflags},
+		tcase{name: "command/getkeysandflags-script", cmds: [][]string{
+			ev("return redis.call('COMMAND', 'GETKEYSANDFLAGS', 'SORT', KEYS[1], 'STORE', KEYS[2])", 2, "k", "d"),
+			// RESP2 only: after redis.setresp(3) the flags are a Lua set,
+			// whose order on the way back is a hash table's, on both sides.
+			ev("return redis.call('COMMAND', 'GETKEYSANDFLAGS', 'LMOVE', KEYS[1], KEYS[2], 'LEFT', 'RIGHT')", 2, "a", "b"),
+			ev("return redis.pcall('COMMAND', 'GETKEYSANDFLAGS', 'PING', 'x')", 0),
+		}},
 		// Found by TestGrammarCommands: SET with a deadline in the past
 		// left the deadline behind, on a key that no longer existed.
 		tcase{name: "string/set-exat-past-then-write", cmds: [][]string{
@@ -48,4 +57,24 @@ func init() {
 			cmd("CLIENT", "HELP", "x"), cmd("CLIENT", "foo"),
 		}},
 	)
+}
+
+// getkeysandflags asks COMMAND GETKEYSANDFLAGS of commands whose keys move
+// (numkeys, STORE, KEYS, STREAMS) or whose flags depend on the line (SET
+// with GET, a BITFIELD that writes), and of its errors.
+var getkeysandflags = [][]string{
+	cmd("COMMAND", "GETKEYSANDFLAGS", "EVAL", "s", "2", "a", "b", "c"), cmd("COMMAND", "GETKEYSANDFLAGS", "eval", "s", "0"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "FCALL_RO", "f", "1", "a"), cmd("COMMAND", "GETKEYSANDFLAGS", "EVAL", "s", "+1", "a"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "ZUNIONSTORE", "d", "2", "a", "b", "WEIGHTS", "1", "2"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "XREAD", "COUNT", "2", "STREAMS", "a", "b", "0", "0"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "XREADGROUP", "GROUP", "g", "c", "STREAMS", "a", ">"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "SORT", "k", "BY", "w", "GET", "#", "STORE", "d"), cmd("COMMAND", "GETKEYSANDFLAGS", "SORT_RO", "k"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "MIGRATE", "h", "1", "", "0", "5", "KEYS", "a", "b"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "SET", "k", "v", "GET"), cmd("COMMAND", "GETKEYSANDFLAGS", "SET", "k", "v", "EX", "1"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "BITFIELD", "k", "GET", "u8", "0"), cmd("COMMAND", "GETKEYSANDFLAGS", "BITFIELD", "k", "INCRBY", "u8", "0", "1"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "GEORADIUS", "g", "1", "2", "3", "m", "STOREDIST", "d"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "LMOVE", "a", "b", "LEFT", "RIGHT"), cmd("COMMAND", "GETKEYSANDFLAGS", "DEL", "a", "b"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "OBJECT", "ENCODING", "k"), cmd("COMMAND", "GETKEYSANDFLAGS", "ZUNIONSTORE", "d", "3", "a"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "PING", "x"), cmd("COMMAND", "GETKEYSANDFLAGS", "GET"), cmd("COMMAND", "GETKEYSANDFLAGS", "nosuch", "x"),
+	cmd("COMMAND", "GETKEYSANDFLAGS", "get"), cmd("COMMAND", "GETKEYSANDFLAGS"),
 }

@@ -12,13 +12,19 @@
 //
 // TestGrammarCommands draws command lines from Redis 7.0.15's own argument
 // grammar (COMMAND DOCS, kept in internal/commands: tokens, optional
-// blocks, one-of, multiple), option words, "~" and "=" as data included,
-// and now and then off it, and compares replies and keyspace after each
-// sequence; grammarKnown lists, with reasons, the commands whose
+// blocks, one-of, multiple), option words, "~" and "=" as data included
+// (as values and as key names), strings that read as numbers ("nan",
+// "inf", "(1"), and now and then off it, and compares replies and keyspace
+// after each sequence; grammarKnown lists, with reasons, the commands whose
 // differences stay, and the test logs how many sequences each cost. In CI
 // it sends 150 sequences of 15 (a few seconds); a longer run is
 // `go test ./transactional/integration -run TestGrammarCommands -timeout 40m
-// -args -grammar.runs=100000 -grammar.time=30m -grammar.seed=N`.
+// -args -grammar.runs=100000 -grammar.time=30m -grammar.seed=N`. The last
+// documented ones, -grammar.runs=20000 with -grammar.seed=2026 and, after
+// the last change to the drawn commands, 2027 (300,000 commands each,
+// 98 s and 78 s), found one difference outside grammarKnown: XDEL with a
+// bad ID among good ones deletes the good ones before its error, where
+// Redis checks every ID first (streams, left to their owner).
 // TestRedisCLI runs redis-cli (piped and on a pseudo-terminal), TestInfo
 // and TestClientCommands hold INFO, CLIENT and HELLO to the server where
 // their replies carry per-connection values.

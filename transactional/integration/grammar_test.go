@@ -26,7 +26,8 @@ var (
 // lists with the reason.
 var grammarCommands = []string{
 	"set", "get", "getdel", "getex", "append", "strlen", "incr", "decr", "incrby", "decrby", "setrange", "getrange",
-	"setnx", "getset", "mset", "mget", "msetnx", "setex", "psetex", "bitcount", "bitpos", "setbit", "getbit",
+	"setnx", "getset", "mset", "mget", "msetnx", "setex", "psetex", "bitcount", "bitpos", "setbit", "getbit", "bitop", "substr",
+	"bitfield", "bitfield_ro", "lcs",
 	"hset", "hget", "hmget", "hdel", "hincrby", "hexists", "hlen", "hsetnx", "hstrlen",
 	"lpush", "rpush", "lpop", "rpop", "lrange", "llen", "lindex", "lset", "lrem", "ltrim", "linsert", "lpos",
 	"lmove", "rpoplpush", "lpushx", "rpushx", "lmpop",
@@ -34,6 +35,7 @@ var grammarCommands = []string{
 	"zadd", "zincrby", "zscore", "zmscore", "zrange", "zrangebyscore", "zrevrange", "zrevrangebyscore", "zrank", "zrevrank",
 	"zrem", "zremrangebyscore", "zremrangebyrank", "zcard", "zcount", "zpopmin", "zpopmax", "zunionstore", "zinterstore",
 	"zmpop", "zrangestore",
+	"zrangebylex", "zrevrangebylex", "zlexcount", "zremrangebylex", "expireat", "pexpireat",
 	"xadd", "xlen", "xrange", "xrevrange", "xdel", "xtrim",
 	"del", "exists", "expire", "pexpire", "ttl", "pttl", "persist", "type", "rename", "renamenx", "copy", "unlink", "touch",
 }
@@ -47,17 +49,11 @@ var grammarKnown = map[string]string{
 	"xadd":      "Redis looks the key up (WRONGTYPE) before it reads the ID",
 	"xtrim":     "Redis reads an ID's parts with strtoull, which takes a '+'",
 	"xdel":      "Redis reads an ID's parts with strtoull, which takes a '+'",
-	"zadd":      "INCR with an odd argument count: the check in front answers before Redis's syntax error",
 	"expire":    "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
 	"pexpire":   "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
-	"bitpos":    "the BIT|BYTE option of Redis 7.0 is not served",
-	"bitcount":  "the BIT|BYTE option of Redis 7.0 is not served; Redis looks the key up before it reads the range",
-	"copy":      "a DB out of an int's range has its own text in Redis",
-	"getex":     "Redis checks the options before it looks the key up",
 	"zincrby":   "scores beyond 2^53 are printed with %.17g by Redis, shortest here (transactional/doc.go)",
 	"ttl":       "the engine's clock stands still between commands; redis-server's moves",
 	"pttl":      "the engine's clock stands still between commands; redis-server's moves",
-	"set":       "two expiry options together: Redis refuses the pair before it reads the value",
 }
 
 // grammarGen draws one command line from a grammar.
@@ -68,9 +64,9 @@ type grammarGen struct {
 
 var (
 	gKeys    = []string{"{g}a", "{g}b", "{g}c"}
-	gStrings = []string{"a", "b", "1", "0", "", "x y", "-1", "~", "=", "*"}
+	gStrings = []string{"a", "b", "1", "0", "", "x y", "-1", "~", "=", "*", "nan", "inf", "-inf", "(1"}
 	gInts    = []string{"0", "1", "2", "3", "-1", "10", "01", "+1", "-0", "x", "1.5", "9223372036854775807", "-9223372036854775808", "9223372036854775808"}
-	gFloats  = []string{"0", "1", "1.5", "-2.5", "inf", "-inf", "+inf", "x", "1e3", "(1", "(-inf"}
+	gFloats  = []string{"0", "1", "1.5", "-2.5", "inf", "-inf", "+inf", "x", "1e3", "(1", "(-inf", "nan", "-nan"}
 	gIDs     = []string{"1-1", "2-0", "0-1", "1", "3", "0-0", "-", "+", "x", "(1-1"}
 )
 
@@ -149,11 +145,16 @@ func (g *grammarGen) token(t string) string {
 	return t
 }
 
-// value draws a value of a's type; a string is sometimes one of the
-// command's own option words, as data that looks like an option.
+// value draws a value of a's type; a key or a string is sometimes one of
+// the command's own option words, as data that looks like an option, and
+// a string one that reads as a number ("nan", "inf", "(1").
 func (g *grammarGen) value(a commands.Arg) string {
 	pick := func(pool []string) string { return pool[g.r.Intn(len(pool))] }
 	switch {
+	case a.Type == "key" && len(g.tokens) > 0 && g.r.Intn(8) == 0:
+		// A key named like one of the command's options: a check that
+		// looks for option words anywhere takes it for one.
+		return g.tokens[g.r.Intn(len(g.tokens))]
 	case a.Type == "key":
 		return pick(gKeys)
 	case a.Type == "integer" && (strings.Contains(a.Name, "milliseconds") || a.Name == "timeout"):
@@ -175,6 +176,12 @@ func (g *grammarGen) value(a commands.Arg) string {
 		return pick(gInts)
 	case a.Name == "min" || a.Name == "max":
 		return pick(gFloats)
+	case a.Name == "operation": // BITOP's, a string in the grammar
+		return pick([]string{"AND", "or", "XOR", "NOT", "x"})
+	case a.Name == "encoding": // BITFIELD's type, a string in the grammar
+		return pick([]string{"u8", "i8", "u1", "i64", "u63", "u64", "i16", "x"})
+	case a.Name == "offset" && g.r.Intn(4) == 0: // BITFIELD's #n form
+		return "#" + pick(gInts)
 	case len(g.tokens) > 0 && g.r.Intn(5) == 0:
 		return g.token(g.tokens[g.r.Intn(len(g.tokens))])
 	}

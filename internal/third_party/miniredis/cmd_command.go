@@ -3,6 +3,7 @@
 package miniredis
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
@@ -62,7 +63,9 @@ func (m *Miniredis) cmdCommand(c *server.Peer, cmd string, args []string) {
 		case "list":
 			commandList(c, rest)
 		case "getkeys":
-			commandGetkeys(c, rest)
+			commandGetkeys(c, rest, false)
+		case "getkeysandflags":
+			commandGetkeys(c, rest, true)
 		case "help":
 			c.WriteLen(len(commandHelp))
 			for _, l := range commandHelp {
@@ -132,13 +135,13 @@ func commandList(c *server.Peer, args []string) {
 		case "module":
 			keep = func(string) bool { return false }
 		case "aclcat":
-			cat := "+@" + strings.ToLower(args[2]) + "\r\n"
-			keep = func(name string) bool {
-				r, _ := commands.InfoReply(name, false)
-				return strings.Contains(r, cat)
-			}
+			// A container's own categories: its entry lists its
+			// subcommands' too.
+			cat := "@" + strings.ToLower(args[2])
+			keep = func(name string) bool { return slices.Contains(commands.Categories(name), cat) }
 		case "pattern":
-			re := patternRE(args[2])
+			// Redis matches without case (stringmatchlen's nocase).
+			re := patternRE(strings.ToLower(args[2]))
 			keep = func(name string) bool { return re != nil && re.MatchString(name) }
 		}
 	}
@@ -156,26 +159,44 @@ func commandList(c *server.Peer, args []string) {
 	c.WriteStrings(names)
 }
 
-func commandGetkeys(c *server.Peer, argv []string) {
+// commandGetkeys is COMMAND GETKEYS, or with flags GETKEYSANDFLAGS (each
+// key with its flags, a set of status strings), as Redis 7.0's
+// getKeysSubcommandImpl answers them.
+func commandGetkeys(c *server.Peer, argv []string, flags bool) {
 	cmd := commands.Find(argv)
 	switch {
 	case cmd == nil || strings.Contains(argv[0], "|"):
-		c.WriteError("ERR Invalid command specified")
+		c.WriteError(msgGetKeysBadCommand)
 		return
 	case !cmd.HasKeys():
-		c.WriteError("ERR The command has no key arguments")
+		c.WriteError(msgGetKeysNoKeys)
 		return
 	case !cmd.ArityOK(len(argv)):
-		c.WriteError("ERR Invalid number of arguments specified for command")
+		c.WriteError(msgGetKeysArity)
 		return
 	}
-	keys, err := cmd.Keys(argv)
+	keys, err := cmd.KeysAndFlags(argv)
 	if err != nil {
-		c.WriteError("ERR Invalid arguments specified for command")
+		c.WriteError(msgGetKeysInvalid)
 		return
 	}
 	c.WriteLen(len(keys))
 	for _, k := range keys {
-		c.WriteBulk(argv[k])
+		if !flags {
+			c.WriteBulk(argv[k.Pos])
+			continue
+		}
+		c.WriteLen(2)
+		c.WriteBulk(argv[k.Pos])
+		var names []string
+		for b, n := range commands.KeyFlagNames {
+			if k.Flags&(1<<b) != 0 {
+				names = append(names, n)
+			}
+		}
+		c.WriteSetLen(len(names))
+		for _, n := range names {
+			c.WriteInline(n)
+		}
 	}
 }

@@ -499,7 +499,7 @@ func (m *Miniredis) cmdRenamenx(c *server.Peer, cmd string, args []string) {
 }
 
 type scanOpts struct {
-	cursor    int
+	cursor    uint64
 	count     int
 	withMatch bool
 	match     string
@@ -507,48 +507,18 @@ type scanOpts struct {
 	_type     string
 }
 
+// scanParse reads SCAN's cursor and options (scriptgen: as Redis reads
+// them, scan.go).
 func scanParse(cmd string, args []string) (*scanOpts, error) {
-	var opts scanOpts
-	if err := optIntSimple(args[0], &opts.cursor); err != nil {
+	cursor, ok := parseCursor(args[0])
+	if !ok {
 		return nil, errors.New(msgInvalidCursor)
 	}
-	args = args[1:]
-
-	// MATCH, COUNT and TYPE options
-	for len(args) > 0 {
-		if strings.ToLower(args[0]) == "count" {
-			if len(args) < 2 {
-				return nil, errors.New(msgSyntaxError)
-			}
-			count, err := strconv.Atoi(args[1])
-			if err != nil || count < 0 {
-				return nil, errors.New(msgInvalidInt)
-			}
-			if count == 0 {
-				return nil, errors.New(msgSyntaxError)
-			}
-			opts.count = count
-			args = args[2:]
-			continue
-		}
-		if strings.ToLower(args[0]) == "match" {
-			if len(args) < 2 {
-				return nil, errors.New(msgSyntaxError)
-			}
-			opts.withMatch = true
-			opts.match, args = args[1], args[2:]
-			continue
-		}
-		if strings.ToLower(args[0]) == "type" {
-			if len(args) < 2 {
-				return nil, errors.New(msgSyntaxError)
-			}
-			opts.withType = true
-			opts._type, args = strings.ToLower(args[1]), args[2:]
-			continue
-		}
-		return nil, errors.New(msgSyntaxError)
+	opts, msg := scanOptions(args[1:], false)
+	if msg != "" {
+		return nil, errors.New(msg)
 	}
+	opts.cursor = cursor
 	return &opts, nil
 }
 
@@ -582,7 +552,7 @@ func (m *Miniredis) cmdScan(c *server.Peer, cmd string, args []string) {
 			keys, _ = matchKeys(keys, opts.match)
 		}
 		c.WriteLen(2)
-		c.WriteBulk(strconv.Itoa(next))
+		c.WriteBulk(strconv.FormatUint(next, 10))
 		c.WriteLen(len(keys))
 		for _, k := range keys {
 			c.WriteBulk(k)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strconv"
 	"strings"
 	"time"
 
@@ -489,77 +488,13 @@ func (m *Miniredis) cmdHincrbyfloat(c *server.Peer, cmd string, args []string) {
 
 // HSCAN
 func (m *Miniredis) cmdHscan(c *server.Peer, cmd string, args []string) {
-	if !m.isValidCMD(c, cmd, args, atLeast(2)) {
-		return
-	}
-
-	opts := struct {
-		key       string
-		cursor    int
-		count     int
-		withMatch bool
-		match     string
-	}{
-		key: args[0],
-	}
-	if ok := optIntErr(c, args[1], &opts.cursor, msgInvalidCursor); !ok {
-		return
-	}
-	args = args[2:]
-
-	// MATCH and COUNT options
-	for len(args) > 0 {
-		if strings.ToLower(args[0]) == "count" {
-			if len(args) < 2 {
-				setDirty(c)
-				c.WriteError(msgSyntaxError)
-				return
-			}
-			count, err := strconv.Atoi(args[1])
-			if err != nil {
-				setDirty(c)
-				c.WriteError(msgInvalidInt)
-				return
-			}
-			opts.count = count
-			args = args[2:]
-			continue
-		}
-		if strings.ToLower(args[0]) == "match" {
-			if len(args) < 2 {
-				setDirty(c)
-				c.WriteError(msgSyntaxError)
-				return
-			}
-			opts.withMatch = true
-			opts.match, args = args[1], args[2:]
-			continue
-		}
-		setDirty(c)
-		c.WriteError(msgSyntaxError)
-		return
-	}
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-		if db.exists(opts.key) && db.t(opts.key) != keyTypeHash {
-			c.WriteError(ErrWrongType.Error())
-			return
-		}
-
-		// scriptgen: pages as Redis does (scan.go).
-		members, next := m.scanKey(db, opts.key, db.hashFields(opts.key), opts.cursor, opts.count)
-		if opts.withMatch {
-			members, _ = matchKeys(members, opts.match)
-		}
-
-		c.WriteLen(2)
-		c.WriteBulk(strconv.Itoa(next))
+	// scriptgen: pages and reads its arguments as Redis does (scan.go).
+	m.keyScan(c, cmd, args, keyTypeHash, (*RedisDB).hashFields, func(c *server.Peer, db *RedisDB, key string, page []string) {
 		// HSCAN gives key, values.
-		c.WriteLen(len(members) * 2)
-		for _, k := range members {
+		c.WriteLen(len(page) * 2)
+		for _, k := range page {
 			c.WriteBulk(k)
-			c.WriteBulk(db.hashGet(opts.key, k))
+			c.WriteBulk(db.hashGet(key, k))
 		}
 	})
 }

@@ -5,6 +5,7 @@ package miniredis
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,8 +82,8 @@ func (db *RedisDB) restore(args []string) string {
 		case opt == "absttl":
 			absTTL = true
 		case opt == "idletime" && more >= 1 && freq == -1:
-			n, err := strconv.ParseInt(args[j+1], 10, 64)
-			if err != nil {
+			n, ok := parseInt64(args[j+1])
+			if !ok {
 				return msgInvalidInt
 			}
 			if n < 0 {
@@ -91,8 +92,8 @@ func (db *RedisDB) restore(args []string) string {
 			idle = n
 			j++
 		case opt == "freq" && more >= 1 && idle == -1:
-			n, err := strconv.ParseInt(args[j+1], 10, 64)
-			if err != nil {
+			n, ok := parseInt64(args[j+1])
+			if !ok {
 				return msgInvalidInt
 			}
 			if n < 0 || n > 255 {
@@ -107,8 +108,8 @@ func (db *RedisDB) restore(args []string) string {
 	if !replace && db.LiveType(key) != "" {
 		return msgBusyKey
 	}
-	ttl, err := strconv.ParseInt(args[1], 10, 64)
-	if err != nil {
+	ttl, ok := parseInt64(args[1])
+	if !ok {
 		return msgInvalidInt
 	}
 	if ttl < 0 {
@@ -161,9 +162,14 @@ func (m *Miniredis) cmdCopy(c *server.Peer, cmd string, args []string) {
 			case opt == "replace":
 				replace = true
 			case opt == "db" && j+1 < len(args):
-				n, err := strconv.ParseInt(args[j+1], 10, 32)
-				if err != nil {
+				// getIntFromObjectOrReply: string2ll, then an int's range.
+				n, ok := parseInt64(args[j+1])
+				if !ok {
 					c.WriteError(msgInvalidInt)
+					return
+				}
+				if n < math.MinInt32 || n > math.MaxInt32 {
+					c.WriteError(msgIntRange)
 					return
 				}
 				if !validDB(int(n)) {

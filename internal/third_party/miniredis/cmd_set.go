@@ -593,79 +593,10 @@ func (m *Miniredis) cmdSunionstore(c *server.Peer, cmd string, args []string) {
 
 // SSCAN
 func (m *Miniredis) cmdSscan(c *server.Peer, cmd string, args []string) {
-	if !m.isValidCMD(c, cmd, args, atLeast(2)) {
-		return
-	}
-
-	var opts struct {
-		key       string
-		value     int
-		cursor    int
-		count     int
-		withMatch bool
-		match     string
-	}
-
-	opts.key = args[0]
-	if ok := optIntErr(c, args[1], &opts.cursor, msgInvalidCursor); !ok {
-		return
-	}
-	args = args[2:]
-
-	// MATCH and COUNT options
-	for len(args) > 0 {
-		if strings.ToLower(args[0]) == "count" {
-			if len(args) < 2 {
-				setDirty(c)
-				c.WriteError(msgSyntaxError)
-				return
-			}
-			count, err := strconv.Atoi(args[1])
-			if err != nil || count < 0 {
-				setDirty(c)
-				c.WriteError(msgInvalidInt)
-				return
-			}
-			if count == 0 {
-				setDirty(c)
-				c.WriteError(msgSyntaxError)
-				return
-			}
-			opts.count = count
-			args = args[2:]
-			continue
-		}
-		if strings.ToLower(args[0]) == "match" {
-			if len(args) < 2 {
-				setDirty(c)
-				c.WriteError(msgSyntaxError)
-				return
-			}
-			opts.withMatch = true
-			opts.match = args[1]
-			args = args[2:]
-			continue
-		}
-		setDirty(c)
-		c.WriteError(msgSyntaxError)
-		return
-	}
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-		if db.exists(opts.key) && db.t(opts.key) != keyTypeSet {
-			c.WriteError(ErrWrongType.Error())
-			return
-		}
-		// scriptgen: pages as Redis does (scan.go).
-		members, next := m.scanKey(db, opts.key, db.setMembers(opts.key), opts.cursor, opts.count)
-		if opts.withMatch {
-			members, _ = matchKeys(members, opts.match)
-		}
-		c.WriteLen(2)
-		c.WriteBulk(strconv.Itoa(next))
-		c.WriteLen(len(members))
-		for _, k := range members {
+	// scriptgen: pages and reads its arguments as Redis does (scan.go).
+	m.keyScan(c, cmd, args, keyTypeSet, (*RedisDB).setMembers, func(c *server.Peer, db *RedisDB, key string, page []string) {
+		c.WriteLen(len(page))
+		for _, k := range page {
 			c.WriteBulk(k)
 		}
 	})

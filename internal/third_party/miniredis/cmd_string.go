@@ -16,6 +16,8 @@ import (
 func commandsString(m *Miniredis) {
 	m.srv.Register("APPEND", m.cmdAppend)
 	m.srv.Register("BITCOUNT", m.cmdBitcount, server.ReadOnlyOption())
+	m.srv.Register("BITFIELD", m.cmdBitfield)                               // scriptgen: Redis 7.0's, cmd_bitfield.go
+	m.srv.Register("BITFIELD_RO", m.cmdBitfieldRO, server.ReadOnlyOption()) // scriptgen: as BITFIELD
 	m.srv.Register("BITOP", m.cmdBitop)
 	m.srv.Register("BITPOS", m.cmdBitpos, server.ReadOnlyOption())
 	m.srv.Register("DECRBY", m.cmdDecrby)
@@ -31,6 +33,7 @@ func commandsString(m *Miniredis) {
 	m.srv.Register("INCRBYFLOAT", m.cmdIncrbyfloat)
 	m.srv.Register("INCRBY", m.cmdIncrby)
 	m.srv.Register("INCR", m.cmdIncr)
+	m.srv.Register("LCS", m.cmdLcs, server.ReadOnlyOption()) // scriptgen: Redis 7.0's, cmd_lcs.go
 	m.srv.Register("MGET", m.cmdMget, server.ReadOnlyOption())
 	m.srv.Register("MSET", m.cmdMset)
 	m.srv.Register("MSETNX", m.cmdMsetnx)
@@ -55,77 +58,37 @@ func (m *Miniredis) cmdSet(c *server.Peer, cmd string, args []string) {
 		nx      bool // set iff not exists
 		xx      bool // set iff exists
 		keepttl bool // set keepttl
-		ttlSet  bool
 		ttl     time.Duration
 		get     bool
 	}
 
-	opts.key, opts.value, args = args[0], args[1], args[2:]
-	for len(args) > 0 {
-		timeUnit := time.Second
-		switch arg := strings.ToUpper(args[0]); arg {
-		case "NX":
-			opts.nx = true
-			args = args[1:]
-			continue
-		case "XX":
-			opts.xx = true
-			args = args[1:]
-			continue
-		case "KEEPTTL":
-			opts.keepttl = true
-			args = args[1:]
-			continue
-		case "PX", "PXAT":
-			timeUnit = time.Millisecond
-			fallthrough
-		case "EX", "EXAT":
-			if len(args) < 2 {
-				setDirty(c)
-				c.WriteError(msgInvalidInt)
-				return
-			}
-			if opts.ttlSet {
-				// multiple ex/exat/px/pxat options set
-				setDirty(c)
-				c.WriteError(msgSyntaxError)
-				return
-			}
-			expire, err := strconv.Atoi(args[1])
-			if err != nil {
-				setDirty(c)
-				c.WriteError(msgInvalidInt)
-				return
-			}
-			if expire <= 0 {
-				setDirty(c)
-				c.WriteError(msgInvalidSETime)
-				return
-			}
-
-			if arg == "PXAT" || arg == "EXAT" {
-				opts.ttl = m.at(expire, timeUnit)
-			} else {
-				opts.ttl = time.Duration(expire) * timeUnit
-			}
-			opts.ttlSet = true
-
-			args = args[2:]
-			continue
-		case "GET":
-			opts.get = true
-			args = args[1:]
-			continue
-		default:
-			setDirty(c)
-			c.WriteError(msgSyntaxError)
-			return
-		}
-	}
+	// scriptgen: the options as Redis reads them (cmd_string_opts.go), every
+	// error answered when the command runs, as Redis does in MULTI too:
+	// the syntax, then the expiry's value, then GET's type.
+	parsed, syntaxOK := parseStringOpts(args[2:], false)
+	opts.key, opts.value = args[0], args[1]
+	opts.nx, opts.xx, opts.keepttl, opts.get = parsed.nx, parsed.xx, parsed.keepTTL, parsed.get
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		db := m.db(ctx.selectedDB)
 
+		if !syntaxOK {
+			c.WriteError(msgSyntaxError)
+			return
+		}
+		if parsed.unit != "" {
+			var msg string
+			if opts.ttl, msg = m.ttl(parsed, "set"); msg != "" {
+				c.WriteError(msg)
+				return
+			}
+		}
+		if opts.get {
+			if t, ok := db.keys[opts.key]; ok && t != keyTypeString {
+				c.WriteError(msgWrongType)
+				return
+			}
+		}
 		readonly := false
 		if opts.nx {
 			if db.exists(opts.key) {
@@ -154,13 +117,6 @@ func (m *Miniredis) cmdSet(c *server.Peer, cmd string, args []string) {
 				opts.ttl = val
 			}
 		}
-		if opts.get {
-			if t, ok := db.keys[opts.key]; ok && t != keyTypeString {
-				c.WriteError(msgWrongType)
-				return
-			}
-		}
-
 		old, existed := db.stringKeys[opts.key]
 		if !readonly {
 			db.del(opts.key, true) // be sure to remove existing values of other type keys.
@@ -368,78 +324,46 @@ func (m *Miniredis) cmdGetex(c *server.Peer, cmd string, args []string) {
 		return
 	}
 
-	var opts struct {
-		key     string
-		ttl     time.Duration
-		persist bool // remove existing TTL on the key.
-	}
-
-	opts.key, args = args[0], args[1:]
-	if len(args) > 0 {
-		timeUnit := time.Second
-		switch arg := strings.ToUpper(args[0]); arg {
-		case "PERSIST":
-			if len(args) > 1 {
-				setDirty(c)
-				c.WriteError(msgSyntaxError)
-				return
-			}
-			opts.persist = true
-		case "PX", "PXAT":
-			timeUnit = time.Millisecond
-			fallthrough
-		case "EX", "EXAT":
-			if len(args) != 2 {
-				setDirty(c)
-				c.WriteError(msgSyntaxError)
-				return
-			}
-			expire, err := strconv.Atoi(args[1])
-			if err != nil {
-				setDirty(c)
-				c.WriteError(msgInvalidInt)
-				return
-			}
-			if expire <= 0 {
-				setDirty(c)
-				c.WriteError(msgInvalidSETime)
-				return
-			}
-
-			if arg == "PXAT" || arg == "EXAT" {
-				opts.ttl = m.at(expire, timeUnit)
-			} else {
-				opts.ttl = time.Duration(expire) * timeUnit
-			}
-		default:
-			setDirty(c)
-			c.WriteError(msgSyntaxError)
-			return
-		}
-	}
+	// scriptgen: the options' syntax first, then the key, then the
+	// expiry's value, as Redis reads them (cmd_string_opts.go), every
+	// error answered when the command runs.
+	key := args[0]
+	opts, syntaxOK := parseStringOpts(args[1:], true)
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		db := m.db(ctx.selectedDB)
 
-		if !db.exists(opts.key) {
+		if !syntaxOK {
+			c.WriteError(msgSyntaxError)
+			return
+		}
+		if !db.exists(key) {
 			c.WriteNull()
 			return
 		}
-		if db.t(opts.key) != keyTypeString {
+		if db.t(key) != keyTypeString {
 			c.WriteError(msgWrongType)
 			return
 		}
-		value := db.stringGet(opts.key)
+		var ttl time.Duration
+		if opts.unit != "" {
+			var msg string
+			if ttl, msg = m.ttl(opts, "getex"); msg != "" {
+				c.WriteError(msg)
+				return
+			}
+		}
+		value := db.stringGet(key)
 		switch {
 		case opts.persist:
-			delete(db.ttl, opts.key)
-		case opts.ttl < 0:
+			delete(db.ttl, key)
+		case ttl < 0:
 			// scriptgen: EXAT or PXAT in the past deletes the key, as in
 			// Redis; setting the deadline left it behind on a key the next
 			// write kept (found by the grammar differential).
-			db.del(opts.key, true)
-		case opts.ttl != 0:
-			db.setTTL(opts.key, opts.ttl)
+			db.del(key, true)
+		case ttl != 0:
+			db.setTTL(key, ttl)
 		}
 		c.WriteBulk(value)
 	})
@@ -791,61 +715,6 @@ func (m *Miniredis) cmdSetrange(c *server.Peer, cmd string, args []string) {
 	})
 }
 
-// BITCOUNT
-func (m *Miniredis) cmdBitcount(c *server.Peer, cmd string, args []string) {
-	if !m.isValidCMD(c, cmd, args, atLeast(1)) {
-		return
-	}
-
-	var opts struct {
-		useRange bool
-		start    int
-		end      int
-		key      string
-	}
-	opts.key, args = args[0], args[1:]
-	if len(args) >= 2 {
-		opts.useRange = true
-		if ok := optInt(c, args[0], &opts.start); !ok {
-			return
-		}
-		if ok := optInt(c, args[1], &opts.end); !ok {
-			return
-		}
-		args = args[2:]
-	}
-	if len(args) != 0 {
-		c.WriteError(msgSyntaxError)
-		return
-	}
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-
-		if !db.exists(opts.key) {
-			c.WriteInt(0)
-			return
-		}
-		if db.t(opts.key) != keyTypeString {
-			c.WriteError(msgWrongType)
-			return
-		}
-
-		// Real redis only checks after it knows the key is there and a string.
-		if len(args) != 0 {
-			c.WriteError(msgSyntaxError)
-			return
-		}
-
-		v := db.stringKeys[opts.key]
-		if opts.useRange {
-			v = withRange(v, opts.start, opts.end)
-		}
-
-		c.WriteInt(countBits([]byte(v)))
-	})
-}
-
 // BITOP
 func (m *Miniredis) cmdBitop(c *server.Peer, cmd string, args []string) {
 	if !m.isValidCMD(c, cmd, args, atLeast(3)) {
@@ -886,10 +755,10 @@ func (m *Miniredis) cmdBitop(c *server.Peer, cmd string, args []string) {
 				}[opts.op]
 				res = sliceBinOp(cb, res, []byte(v))
 			}
-			db.del(opts.target, false) // Keep TTL
-			if len(res) == 0 {
-				db.del(opts.target, true)
-			} else {
+			// scriptgen: the result replaces the key and its TTL, as
+			// Redis's setKey does; upstream kept the TTL.
+			db.del(opts.target, true)
+			if len(res) > 0 {
 				db.stringSet(opts.target, string(res))
 			}
 			c.WriteInt(len(res))
@@ -908,109 +777,14 @@ func (m *Miniredis) cmdBitop(c *server.Peer, cmd string, args []string) {
 			for i := range value {
 				value[i] = ^value[i]
 			}
-			db.del(opts.target, false) // Keep TTL
-			if len(value) == 0 {
-				db.del(opts.target, true)
-			} else {
+			db.del(opts.target, true) // scriptgen: its TTL too, as above
+			if len(value) > 0 {
 				db.stringSet(opts.target, string(value))
 			}
 			c.WriteInt(len(value))
 		default:
 			c.WriteError(msgSyntaxError)
 		}
-	})
-}
-
-// BITPOS
-func (m *Miniredis) cmdBitpos(c *server.Peer, cmd string, args []string) {
-	if !m.isValidCMD(c, cmd, args, between(2, 4)) {
-		return
-	}
-
-	var opts struct {
-		Key     string
-		Bit     int
-		Start   int
-		End     int
-		WithEnd bool
-	}
-
-	opts.Key = args[0]
-	if ok := optInt(c, args[1], &opts.Bit); !ok {
-		return
-	}
-	if len(args) > 2 {
-		if ok := optInt(c, args[2], &opts.Start); !ok {
-			return
-		}
-	}
-	if len(args) > 3 {
-		if ok := optInt(c, args[3], &opts.End); !ok {
-			return
-		}
-		opts.WithEnd = true
-	}
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-
-		if t, ok := db.keys[opts.Key]; ok && t != keyTypeString {
-			c.WriteError(msgWrongType)
-			return
-		} else if !ok {
-			// non-existing key behaves differently
-			if opts.Bit == 0 {
-				c.WriteInt(0)
-			} else {
-				c.WriteInt(-1)
-			}
-			return
-		}
-		value := db.stringKeys[opts.Key]
-		start := opts.Start
-		end := opts.End
-		if start < 0 {
-			start += len(value)
-			if start < 0 {
-				start = 0
-			}
-		}
-		if start > len(value) {
-			start = len(value)
-		}
-
-		if opts.WithEnd {
-			if end < 0 {
-				end += len(value)
-			}
-			if end < 0 {
-				end = 0
-			}
-			end++ // +1 for redis end semantics
-			if end > len(value) {
-				end = len(value)
-			}
-		} else {
-			end = len(value)
-		}
-
-		if start != 0 || opts.WithEnd {
-			if end < start {
-				value = ""
-			} else {
-				value = value[start:end]
-			}
-		}
-		pos := bitPos([]byte(value), opts.Bit == 1)
-		if pos >= 0 {
-			pos += start * 8
-		}
-		// Special case when looking for 0, but not when start and end are
-		// given.
-		if opts.Bit == 0 && pos == -1 && !opts.WithEnd && len(value) > 0 {
-			pos = start*8 + len(value)*8
-		}
-		c.WriteInt(pos)
 	})
 }
 

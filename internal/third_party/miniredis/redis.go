@@ -39,7 +39,6 @@ const (
 	msgXXandNX              = "ERR XX and NX options at the same time are not compatible"
 	msgTimeoutNegative      = "ERR timeout is negative"
 	msgTimeoutIsOutOfRange  = "ERR timeout is out of range"
-	msgInvalidSETime        = "ERR invalid expire time in set"
 	msgInvalidSETEXTime     = "ERR invalid expire time in setex"
 	msgInvalidPSETEXTime    = "ERR invalid expire time in psetex"
 	msgInvalidKeysNumber    = "ERR Number of keys can't be greater than number of args"
@@ -92,8 +91,22 @@ const (
 	msgBadIdleTime = "ERR Invalid IDLETIME value, must be >= 0"
 	msgBadFreq     = "ERR Invalid FREQ value, must be >= 0 and <= 255"
 	msgSameObject  = "ERR source and destination objects are the same"
-	msgDumpHLL     = "ERR scriptgen engine: DUMP of a HyperLogLog is not supported (miniredis keeps no Redis encoding of it)"
-	msgRestoreHLL  = "ERR scriptgen engine: RESTORE of this payload is not supported"
+	msgIntRange    = "ERR value is out of range, value must between -2147483648 and 2147483647"
+	// BITFIELD's (bitfieldGeneric).
+	msgBitfieldRO       = "ERR BITFIELD_RO only supports the GET subcommand"
+	msgBitfieldOverflow = "ERR Invalid OVERFLOW type specified"
+	msgBitfieldType     = "ERR Invalid bitfield type. Use something like i16 u8. Note that u64 is not supported but i64 is."
+	// LCS's (lcsCommand).
+	msgLcsNotStrings = "ERR The specified keys must contain string values"
+	msgLcsIdxAndLen  = "ERR If you want both the length and indexes, please just use IDX."
+	msgLcsTooBig     = "ERR Insufficient memory, transient memory for LCS exceeds proto-max-bulk-len"
+	// COMMAND GETKEYS's and GETKEYSANDFLAGS's (getKeysSubcommandImpl).
+	msgGetKeysBadCommand = "ERR Invalid command specified"
+	msgGetKeysNoKeys     = "ERR The command has no key arguments"
+	msgGetKeysArity      = "ERR Invalid number of arguments specified for command"
+	msgGetKeysInvalid    = "ERR Invalid arguments specified for command"
+	msgDumpHLL           = "ERR scriptgen engine: DUMP of a HyperLogLog is not supported (miniredis keeps no Redis encoding of it)"
+	msgRestoreHLL        = "ERR scriptgen engine: RESTORE of this payload is not supported"
 )
 
 // scriptgen: Redis 7.0's texts for the arguments and values strict.go

@@ -252,7 +252,8 @@ func TestScanPage(t *testing.T) {
 		elems[i] = "k" + strconv.Itoa(i)
 	}
 	var all []string
-	cursor, calls := 0, 0
+	var cursor uint64
+	calls := 0
 	for {
 		calls++
 		page, next := scanPage(elems, cursor, 7)
@@ -273,7 +274,53 @@ func TestScanPage(t *testing.T) {
 
 	page, _ := scanPage(elems, 12345, 1000)
 	assert(t, len(page) > 0, "an unknown cursor resumes, got nothing")
-	page, next := scanPage(elems, -1, 10)
+	page, next := scanPage(elems, ^uint64(0), 10)
 	equals(t, 0, len(page))
-	equals(t, 0, next)
+	equals(t, uint64(0), next)
+}
+
+// TestScanArgsLikeRedis holds cursor and COUNT reading to redis-server:
+// any cursor strtoul takes (a sign, up to 2^64-1) is served, others are
+// "invalid cursor"; COUNT below 1 is a syntax error on a key that exists.
+func TestScanArgsLikeRedis(t *testing.T) {
+	real, ours := engines(t)
+	ctx := context.Background()
+	args := [][]any{
+		{"scan", "-1"}, {"scan", "+5"}, {"scan", "18446744073709551615"}, {"scan", "18446744073709551616"},
+		{"scan", "-18446744073709551615"}, {"scan", " 1"}, {"scan", "1 "}, {"scan", "0x10"}, {"scan", "-"},
+		{"scan", "0", "count", "0"}, {"scan", "0", "count", "-1"}, {"scan", "0", "count", "x"},
+		{"hscan", "h", "18446744073709551615"}, {"hscan", "h", "-1"}, {"hscan", "h", "99999999999999999999"},
+		{"hscan", "h", "0", "count", "0"}, {"hscan", "h", "0", "count", "-1"},
+		{"sscan", "s", "-7"}, {"sscan", "s", "0", "count", "0"}, {"sscan", "s", "0", "count", "-3"},
+		{"zscan", "z", "+1"}, {"zscan", "z", "0", "count", "-1"},
+		// COUNT as string2l reads it
+		{"scan", "0", "count", "+5"}, {"scan", "0", "count", "05"}, {"scan", "0", "count", " 5"},
+		{"hscan", "h", "0", "count", "+5"}, {"sscan", "s", "0", "count", "-0"},
+		{"scan", "0", "count", "9223372036854775808"}, {"zscan", "z", "0", "count", "9223372036854775807"},
+		// the key is looked up after the cursor and before the options
+		{"hscan", "nokey", "0", "count", "-1"}, {"sscan", "nokey", "0", "count", "x"},
+		{"zscan", "nokey", "0", "bogus"}, {"sscan", "nokey", "x"}, {"zscan", "h", "0", "count", "0"},
+		{"hscan", "s", "0", "match"}, {"sscan", "z", "-1", "count", "x"}, {"hscan", "h", "0", "type", "hash"},
+		{"scan", "0", "type"}, {"scan", "0", "type", "nosuchtype"}, {"scan", "0", "match"}, {"scan", "0", "bogus"},
+	}
+	var replies [2][]string
+	for i, c := range []*redis.Client{real, ours} {
+		c.HSet(ctx, "h", "f", "v")
+		c.SAdd(ctx, "s", "m")
+		c.ZAdd(ctx, "z", redis.Z{Score: 1, Member: "m"})
+		for _, a := range args {
+			// the pages differ (positions are not Redis's buckets): compare
+			// served or which error
+			reply := "served"
+			if err := c.Do(ctx, a...).Err(); err != nil {
+				reply = err.Error()
+			}
+			replies[i] = append(replies[i], reply)
+		}
+	}
+	for j, a := range args {
+		if replies[0][j] != replies[1][j] {
+			t.Errorf("%v: redis-server %q, ours %q", a, replies[0][j], replies[1][j])
+		}
+	}
 }

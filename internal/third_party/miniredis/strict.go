@@ -7,6 +7,7 @@ package miniredis
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -128,23 +129,12 @@ func badInteger(cmd string, args []string) string {
 		return check(msgInvalidInt, 1)
 	case "XRANGE", "XREVRANGE":
 		return after(3, msgInvalidInt, "COUNT")
-	case "BITPOS":
-		if len(args) >= 2 && args[1] != "0" && args[1] != "1" {
-			if !isRedisInteger(args[1]) {
-				return msgInvalidInt
-			}
-			return msgBitArgument
-		}
 	case "HINCRBY":
 		return check(msgInvalidInt, 2)
 	case "ZREVRANGE":
 		return badZrange(args, zByRank)
 	case "GETRANGE", "SUBSTR", "LRANGE", "LTRIM", "ZREMRANGEBYRANK":
 		return check(msgInvalidInt, 1, 2)
-	case "BITCOUNT":
-		if len(args) >= 3 {
-			return check(msgInvalidInt, 1, 2)
-		}
 	case "GETBIT", "SETBIT":
 		// A bit offset is below 2^32 (512 MB of string); beyond, miniredis
 		// would allocate the string, or panic.
@@ -164,15 +154,6 @@ func badInteger(cmd string, args []string) string {
 		if len(args) >= 2 {
 			return check(msgInvalidInt, 1)
 		}
-	case "SET":
-		// An expiry option with nothing after it is a syntax error in
-		// Redis (scriptgen; upstream: not an integer).
-		if n := len(args); n > 2 && isExpiryOption(args[n-1]) {
-			return msgSyntaxError
-		}
-		return after(2, msgInvalidInt, "EX", "PX", "EXAT", "PXAT")
-	case "GETEX":
-		return after(1, msgInvalidInt, "EX", "PX", "EXAT", "PXAT")
 	case "ZUNIONSTORE", "ZINTERSTORE", "ZDIFFSTORE":
 		if len(args) > 1 {
 			return badNumkeys(cmd, args[1:])
@@ -299,9 +280,43 @@ func badZrange(args []string, cmdBy int) string {
 	return ""
 }
 
-func isExpiryOption(s string) bool {
-	for _, o := range []string{"EX", "PX", "EXAT", "PXAT"} {
-		if strings.EqualFold(s, o) {
+// zaddScores reads ZADD's arguments (after the command) as
+// zaddGenericCommand does up to its scores: the option words (NX, XX, CH,
+// INCR, GT, LT) after the key, then score-member pairs. It returns the
+// index of the first score, and false where Redis refuses the command
+// before it reads a score: an odd or empty list of pairs, options that do
+// not go together, INCR with more than one pair.
+func zaddScores(args []string) (int, bool) {
+	if len(args) == 0 {
+		return 0, false
+	}
+	seen, i := leadingWords(args[1:], "NX", "XX", "GT", "LT", "INCR", "CH")
+	nx, xx, gt, lt, incr := seen&1 != 0, seen&2 != 0, seen&4 != 0, seen&8 != 0, seen&16 != 0
+	i++ // the key
+	n := len(args) - i
+	ok := n > 0 && n%2 == 0 && !(nx && (xx || gt || lt)) && !(gt && lt) && !(incr && n > 2)
+	return i, ok
+}
+
+// leadingWords reads the option words (words, upper case) args starts
+// with, in any case and order: the set seen, bit i for words[i], and how
+// many args they are.
+func leadingWords(args []string, words ...string) (seen uint, n int) {
+	for ; n < len(args); n++ {
+		i := slices.IndexFunc(words, func(w string) bool { return strings.EqualFold(w, args[n]) })
+		if i < 0 {
+			break
+		}
+		seen |= 1 << i
+	}
+	return seen, n
+}
+
+// zaddIncr reports whether ZADD's options (args before the first score)
+// hold INCR.
+func zaddIncr(args []string) bool {
+	for _, a := range args[1:] {
+		if strings.EqualFold(a, "INCR") {
 			return true
 		}
 	}
@@ -355,21 +370,11 @@ func badOptionValue(rest []string, word, msg string, zero bool) string {
 // GT, LT), which it reads before the time, or "". scriptgen: found by the
 // grammar differential; the check read the time first.
 func badExpireOptions(opts []string) string {
-	var nx, xx, gt, lt bool
-	for _, o := range opts {
-		switch strings.ToUpper(o) {
-		case "NX":
-			nx = true
-		case "XX":
-			xx = true
-		case "GT":
-			gt = true
-		case "LT":
-			lt = true
-		default:
-			return "ERR Unsupported option " + o
-		}
+	seen, n := leadingWords(opts, "NX", "XX", "GT", "LT")
+	if n < len(opts) {
+		return "ERR Unsupported option " + opts[n]
 	}
+	nx, xx, gt, lt := seen&1 != 0, seen&2 != 0, seen&4 != 0, seen&8 != 0
 	switch {
 	case nx && (xx || gt || lt):
 		return "ERR NX and XX, GT or LT options at the same time are not compatible"
@@ -450,9 +455,13 @@ func badNumber(cmd string, args []string) string {
 	}
 	switch cmd {
 	case "ZADD":
-		for i := 1; i < len(args); i++ {
-			if nan(args[i]) && !strings.HasPrefix(args[i], "(") {
-				return msgInvalidFloat
+		// Only the scores: a member named "nan" is data (scriptgen: the
+		// check read every argument).
+		if first, ok := zaddScores(args); ok {
+			for i := first; i < len(args); i += 2 {
+				if nan(args[i]) && !strings.HasPrefix(args[i], "(") {
+					return msgInvalidFloat
+				}
 			}
 		}
 	case "ZINCRBY":
@@ -507,29 +516,6 @@ func badNumber(cmd string, args []string) string {
 	case "EXPIRE", "PEXPIRE":
 		if len(args) >= 2 {
 			return expire(args[1], cmd == "EXPIRE", cmd)
-		}
-	case "SET", "GETEX":
-		from := 2 // SET key value [options]
-		if cmd == "GETEX" {
-			from = 1
-		}
-		for i := from; i+1 < len(args); i++ {
-			unit := strings.ToUpper(args[i])
-			if unit != "EX" && unit != "PX" && unit != "EXAT" && unit != "PXAT" {
-				continue
-			}
-			n, err := strconv.ParseInt(args[i+1], 10, 64)
-			if err != nil {
-				return ""
-			}
-			seconds := unit == "EX" || unit == "EXAT"
-			if n <= 0 || seconds && n > math.MaxInt64/1000 {
-				return fmt.Sprintf(msgInvalidExpireIn, strings.ToLower(cmd))
-			}
-			if unit == "EX" || unit == "PX" {
-				return expire(args[i+1], seconds, cmd)
-			}
-			return ""
 		}
 	}
 	return ""
@@ -606,8 +592,7 @@ func (m *Miniredis) strictIntegers(c *server.Peer, info *commands.Command, cmd s
 	}
 	if keyFirst {
 		// Redis looks the key up, and checks its type, before it reads a
-		// number; miniredis reads first (and GETEX sets the expiry of a key
-		// of another type before it refuses it).
+		// number; miniredis reads first.
 		db := m.DBLocked(getCtx(c).selectedDB)
 		switch got := db.LiveType(args[0]); {
 		case got != "" && got != typ:
@@ -617,8 +602,6 @@ func (m *Miniredis) strictIntegers(c *server.Peer, info *commands.Command, cmd s
 			switch cmd {
 			case "LSET":
 				c.WriteError(msgKeyNotFound)
-			case "BITCOUNT":
-				c.WriteInt(0)
 			case "INCRBYFLOAT":
 				c.WriteError(msg) // a missing key is 0: the number decides
 			default:
@@ -648,7 +631,7 @@ func keyFirstType(cmd string) (string, bool) {
 	switch cmd {
 	case "LINDEX", "LSET":
 		return "list", true
-	case "GETEX", "BITCOUNT", "INCRBYFLOAT":
+	case "INCRBYFLOAT":
 		return "string", true
 	}
 	return "", false
@@ -706,15 +689,14 @@ func (m *Miniredis) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	case (cmd == "ZPOPMIN" || cmd == "ZPOPMAX") && len(args) == 2 && args[1] == "0":
 	case cmd == "ZINCRBY" && len(args) == 3:
 		incr, member = args[1], args[2]
-	case cmd == "ZADD" && len(args) >= 4:
-		incrFlag := false
-		for _, a := range args[1 : len(args)-2] {
-			incrFlag = incrFlag || strings.EqualFold(a, "INCR")
-		}
-		if !incrFlag {
+	case cmd == "ZADD":
+		// INCR only among the options before the first score: a member
+		// named "incr" is data (scriptgen: the check took it for INCR).
+		first, ok := zaddScores(args)
+		if !ok || !zaddIncr(args[:first]) {
 			return false
 		}
-		incr, member = args[len(args)-2], args[len(args)-1]
+		incr, member = args[first], args[first+1]
 	default:
 		return false
 	}
@@ -745,12 +727,12 @@ func (m *Miniredis) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	return true
 }
 
-// getrangeGuard answers GETRANGE and BITCOUNT of two negative indexes in
-// the wrong order with an empty string and 0, as Redis does once it has
-// found a string there (or none), and reports whether it did; miniredis
-// clamps them first and may answer with a character or its bits.
+// getrangeGuard answers GETRANGE of two negative indexes in the wrong
+// order with an empty string, as Redis does once it has found a string
+// there (or none), and reports whether it did; miniredis clamps them first
+// and may answer with a character.
 func (m *Miniredis) getrangeGuard(c *server.Peer, cmd string, args []string) bool {
-	if !((cmd == "GETRANGE" || cmd == "SUBSTR") && len(args) == 3 || cmd == "BITCOUNT" && (len(args) == 3 || len(args) == 4)) {
+	if (cmd != "GETRANGE" && cmd != "SUBSTR") || len(args) != 3 {
 		return false
 	}
 	start, err1 := strconv.ParseInt(args[1], 10, 64)
@@ -765,11 +747,7 @@ func (m *Miniredis) getrangeGuard(c *server.Peer, cmd string, args []string) boo
 	if typ := m.DBLocked(getCtx(c).selectedDB).LiveType(args[0]); typ != "" && typ != "string" {
 		return false // miniredis's WRONGTYPE
 	}
-	if cmd == "BITCOUNT" {
-		c.WriteInt(0)
-	} else {
-		c.WriteBulk("")
-	}
+	c.WriteBulk("")
 	return true
 }
 
