@@ -135,10 +135,8 @@ func header(s *script.Script) []string {
 			}
 			a.Name = unique(argNames, a.Name)
 			out = append(out, argLine(a))
+			gap = gap || strings.HasPrefix(a.Doc, script.Unread)
 		}
-	}
-	for _, a := range inf.Args {
-		gap = gap || strings.HasPrefix(a.Doc, script.Unread)
 	}
 	if s.Returns.Type == "" && len(s.Returns.Fields) == 0 {
 		if t := returns(s); t != "" {
@@ -148,15 +146,33 @@ func header(s *script.Script) []string {
 	if len(s.Flags) == 0 && !writes(s) {
 		out = append(out, "--! flags: no-writes")
 	}
-	if fresh && unread {
-		// The file name promises keys the body never reads; callers pass
-		// them all the same.
+	// Keys the file name promises and args before the last one read are
+	// passed by callers the body never reads: the lines annotate writes for
+	// them must not turn into lint errors, whether the header was written
+	// here or only completed.
+	if unread && !lowered(s, "keys-declared") {
 		out = append(out, "--! lint: warning keys-declared")
 	}
-	if fresh && gap {
+	if gap && !lowered(s, "args") {
 		out = append(out, "--! lint: warning args")
 	}
 	return out
+}
+
+// lowered reports whether a `--! lint:` line of s already names rule (or
+// all rules) with an action other than error.
+func lowered(s *script.Script, rule string) bool {
+	for _, d := range s.Lint {
+		if d.Action.Text == "error" {
+			continue
+		}
+		for _, r := range d.Rules {
+			if r.Text == rule {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func unique(taken map[string]bool, name string) string {

@@ -35,6 +35,11 @@ func TestSource(t *testing.T) {
 		{"completes a header", "c.lua",
 			"--! key: counter   the hash\nredis.call('HINCRBY', KEYS[1], 'n', 1)\nreturn redis.call('HGET', KEYS[2], ARGV[1])\n",
 			"--! key: key2\n--! arg: arg1 string\n"},
+		// BullMQ's addLog, flagged by hand first: ARGV[1] is passed and
+		// never read, and the completed header must still lint clean.
+		{"completes a flagged header with an unread arg", "addLog-2.lua",
+			"--! flags: transactional\nif redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('RPUSH', KEYS[2], ARGV[2]) end\nreturn -1\n",
+			"--! key: key1\n--! key: key2\n--! arg: arg1 string  not read by the script\n--! arg: arg2 string\n--! lint: warning args\n"},
 		{"header complete", "done.lua",
 			"--! key: k\n--! returns: any\n--! flags: allow-stale\nreturn redis.call('GET', KEYS[1])\n",
 			""},
