@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/commands"
+	"github.com/scriptgen/scriptgen/internal/luaflow"
 )
 
 // Failure injection, a test aid: the text the bundler ships for a script,
@@ -34,8 +35,18 @@ const InjectedError = "ERR scriptgen injected failure"
 const BeyondProof = "after a final write"
 
 // Inject is Ship(src) with the script's k-th call failing (k ≥ 1).
-func Inject(src string, k int) string {
-	w := ShipParts(src)
+func Inject(src string, k int) string { return inject(ShipParts(src), src, k) }
+
+// InjectJournaled is Inject for src under the runtime with every write
+// journaled, none taken as final: what tells a final write that needed an
+// undo (the proof's mistake) from a handler's.
+func InjectJournaled(src string, k int) string {
+	an := luaflow.Analyze(src)
+	an.Final, an.Plans = nil, nil
+	return inject(wrapped(src, an), src, k)
+}
+
+func inject(w Shipped, src string, k int) string {
 	hook := injector(src, k, w.Runtime)
 	if !w.Runtime {
 		// The body is the chunk itself (unwrapped, or inline journal

@@ -9,7 +9,7 @@ import (
 // every k leaves the keyspace as before with the injected error, a k past
 // the script's calls changes nothing of its run, and the same failure
 // without the journal (InjectPlain) leaves the first write behind, marked
-// as beyond the proof.
+// as beyond the proof; journaling every write (InjectJournaled) undoes it.
 func TestInject(t *testing.T) {
 	ctx, c := start(t)
 	keys := []string{"{i}a", "{i}b", "{i}c"}
@@ -56,5 +56,9 @@ func TestInject(t *testing.T) {
 	e, after = run(Inject(final, 3))
 	if !strings.HasSuffix(e, "at call 3 "+BeyondProof) || after == before {
 		t.Errorf("unwrapped, after its final write: error %q, keyspace\n%s\nwant the write kept and the injection beyond the proof", e, after)
+	}
+	e, after = run(InjectJournaled(final, 3))
+	if !strings.HasPrefix(e, InjectedError) || strings.Contains(e, BeyondProof) || after != before {
+		t.Errorf("every write journaled: error %q, keyspace\n%s\nwant it rolled back within the model", e, after)
 	}
 }
