@@ -1,0 +1,158 @@
+package peers
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/scriptgen/scriptgen/internal/redistest"
+	"github.com/scriptgen/scriptgen/lua"
+	"github.com/scriptgen/scriptgen/transactional/prelude"
+)
+
+// Scripts of our own for the replay's test, each shipped under the
+// runtime: a job moved between a list, a hash, a sorted set and a stream
+// (XADD * takes its ID from the clock), and a write before a command that
+// fails on a hash (its own failure, rolled back).
+const (
+	moveJob = `local id = redis.call('LPOP', KEYS[1])
+if not id then return false end
+redis.call('HSET', KEYS[2], id, ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[1], id)
+redis.call('XADD', KEYS[4], 'MAXLEN', '~', 100, '*', 'moved', id)
+return {id, redis.call('ZCARD', KEYS[3])}
+`
+	countVisit = `redis.call('HSET', KEYS[1], 'last', ARGV[1])
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], 60000)
+return redis.call('INCR', KEYS[3])
+`
+)
+
+// ownWorkload runs our scripts on the server at addr, each call recorded
+// first as the proxy does: limiters of lua/ratelimit (shipped unwrapped;
+// token_bucket reads the clock) and the two scripts above.
+func ownWorkload(t *testing.T, addr string, rec recorder) {
+	c := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2})
+	defer c.Close()
+	ctx := context.Background()
+	read := func(name string) string {
+		b, err := lua.FS.ReadFile("ratelimit/" + name + ".lua")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	bucket, queue := read("token_bucket"), read("queue")
+	redistest.Apply(t, ctx, c, [][]any{{"RPUSH", "{q}wait", "j1", "j2", "j3", "j4", "j5", "j6"}, {"HSET", "{v}bad", "f", "v"}})
+	type call struct {
+		src        string
+		keys, args []string
+	}
+	var calls []call
+	for i := 0; i < 8; i++ {
+		calls = append(calls,
+			call{bucket, []string{"rl:{a}:tb"}, []string{"10", "1", "1000", "3"}},
+			call{queue, []string{"rl:{a}:queue"}, []string{"5", "f", fmt.Sprint(i)}},
+			call{moveJob, []string{"{q}wait", "{q}jobs", "{q}active", "{q}events"}, []string{fmt.Sprint(100 + i)}},
+		)
+		third := "{v}n"
+		if i%3 == 2 {
+			third = "{v}bad" // WRONGTYPE after two writes
+		}
+		calls = append(calls, call{countVisit, []string{"{v}h", "{v}l", third}, []string{fmt.Sprint(i)}})
+	}
+	for i, cl := range calls {
+		rec.record(addr, scriptCall{Src: cl.src, Keys: cl.keys, Args: cl.args})
+		// Errors are part of the workload (the WRONGTYPE, a full queue).
+		if err := c.Eval(ctx, cl.src, cl.keys, anys(cl.args)...).Err(); err != nil && err != redis.Nil && !strings.Contains(err.Error(), "WRONGTYPE") {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+}
+
+// TestReplayOwn replays our own scripts' calls on redis-server (and, in a
+// full run, on serve): no difference, every call of every run failed in
+// turn, server time measured. With the journal taken away, or a write
+// planted in the bundle, the same replay must find differences.
+func TestReplayOwn(t *testing.T) {
+	recSrv := redistest.Start(t)
+	rec := newRecorder().(*callRecorder)
+	ownWorkload(t, recSrv.Addr, rec)
+	rec.close()
+	if rec.offered != 32 || len(rec.logs()) != 4 {
+		t.Fatalf("recorded %d calls of %d scripts, want 32 of 4", rec.offered, len(rec.logs()))
+	}
+	targets := []target{startReplayRedis(t)}
+	if !testing.Short() {
+		targets = append(targets, startServe(t))
+	}
+
+	res := replayOn(t, rec, targets, shipped)
+	logReplay(t, "as shipped", res)
+	if len(res.Diffs) > 0 {
+		t.Errorf("%d differences:\n%s", len(res.Diffs), strings.Join(res.Diffs, "\n"))
+	}
+	if res.Calls != 32 || res.Injected < 32 || len(res.Ratios) != 4 || res.SuiteRatio <= 0 {
+		t.Errorf("replayed %d calls, %d injections, ratios %v (suite %.2f): want 32 calls, each injected, 4 ratios", res.Calls, res.Injected, res.Ratios, res.SuiteRatio)
+	}
+	if res.Beyond == 0 {
+		t.Errorf("no injection after a final write: the limiters, shipped unwrapped, make some")
+	}
+
+	redisOnly := targets[:1]
+	bare := replayOn(t, rec, redisOnly, shippers{ship: func(src string) string { return src }, inject: prelude.InjectPlain, journaled: prelude.InjectPlain})
+	logReplay(t, "without a journal", bare)
+	if !hasDiff(bare.Diffs, "countVisit", "the runtime") {
+		t.Errorf("the journal taken away: the replay found no difference the runtime is blamed for:\n%s", strings.Join(bare.Diffs, "\n"))
+	}
+
+	planted := replayOn(t, rec, redisOnly, shippers{
+		ship:      func(src string) string { return "redis.call('SET', 'planted', '1') " + prelude.Ship(src) },
+		inject:    prelude.Inject,
+		journaled: prelude.InjectJournaled,
+	})
+	if !hasDiff(planted.Diffs, "", "planted exists, want none") {
+		t.Errorf("a write planted in the bundle: not found:\n%s", strings.Join(planted.Diffs, "\n"))
+	}
+}
+
+// hasDiff reports whether a difference names the script (by its first
+// line's key name, "" any) and says what.
+func hasDiff(diffs []string, script, what string) bool {
+	sha := map[string]string{"countVisit": short(sha1Hex(countVisit))}[script]
+	for _, d := range diffs {
+		if strings.Contains(d, what) && strings.Contains(d, sha) {
+			return true
+		}
+	}
+	return false
+}
+
+// logReplay prints a replay's figures: counts, and the per-script ratios
+// (median and worst five).
+func logReplay(t *testing.T, what string, r replayResult) {
+	t.Helper()
+	var ratios []float64
+	for _, v := range r.Ratios {
+		ratios = append(ratios, v)
+	}
+	sort.Float64s(ratios)
+	med := 0.0
+	if n := len(ratios); n > 0 {
+		med = ratios[n/2]
+		if n%2 == 0 {
+			med = (ratios[n/2-1] + ratios[n/2]) / 2
+		}
+	}
+	worst := ratios[max(0, len(ratios)-5):]
+	t.Logf("%s: %d calls replayed (%d recorded of %d offered, %d left), %d injections (%d beyond the proof, %d of them left writes), %d unreached, %d differences, %d clock-bound, %d expiries drifted; server time shipped/plain: median %.2f, worst %v, suite %.2f",
+		what, r.Calls, r.Recorded, r.Offered, r.Left, r.Injected, r.Beyond, r.BeyondLeft, r.Unreached, len(r.Diffs), len(r.Clock), r.Drift, med, worst, r.SuiteRatio)
+	for _, c := range r.Clock {
+		t.Logf("clock-bound: %s", c)
+	}
+}
