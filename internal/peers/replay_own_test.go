@@ -69,7 +69,7 @@ func ownWorkload(t *testing.T, addr string, rec recorder) {
 	for i, cl := range calls {
 		rec.record(addr, scriptCall{Src: cl.src, Keys: cl.keys, Args: cl.args})
 		// Errors are part of the workload (the WRONGTYPE, a full queue).
-		if err := c.Eval(ctx, cl.src, cl.keys, anys(cl.args)...).Err(); err != nil && err != redis.Nil && !strings.Contains(err.Error(), "WRONGTYPE") {
+		if err := c.Do(ctx, evalArgs("EVAL", cl.src, cl.keys, cl.args)...).Err(); err != nil && err != redis.Nil && !strings.Contains(err.Error(), "WRONGTYPE") {
 			t.Fatalf("call %d: %v", i, err)
 		}
 	}

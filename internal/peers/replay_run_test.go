@@ -254,7 +254,7 @@ func (rp *replayer) run(tg *replayTarget, text string, call recordedCall, after 
 		tg.c.ConfigResetStat(rp.ctx)
 	}
 	o.from = time.Now().UnixMilli()
-	v, err := tg.c.EvalSha(rp.ctx, sha, call.Keys, anys(call.Args)...).Result()
+	v, err := tg.c.Do(rp.ctx, evalArgs("EVALSHA", sha, call.Keys, call.Args)...).Result()
 	o.to = time.Now().UnixMilli()
 	o.reply, o.failed = replyText(v, err)
 	if tg.cost {
@@ -406,10 +406,13 @@ func abs(n int64) int64 {
 	return n
 }
 
-func anys(ss []string) []any {
-	out := make([]any, len(ss))
-	for i, s := range ss {
-		out[i] = s
+// evalArgs is an EVAL or EVALSHA command: the script (text or SHA-1),
+// the key count, the keys and the arguments.
+func evalArgs(cmd, script string, keys, args []string) []any {
+	out := make([]any, 0, 3+len(keys)+len(args))
+	out = append(out, cmd, script, len(keys))
+	for _, s := range append(keys[:len(keys):len(keys)], args...) {
+		out = append(out, s)
 	}
 	return out
 }

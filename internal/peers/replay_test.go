@@ -257,7 +257,9 @@ func replay(t *testing.T, rec recorder) replayResult {
 	t.Helper()
 	r := rec.(*callRecorder)
 	r.close()
-	return replayOn(t, r, []target{startReplayRedis(t), startServe(t)}, shipped)
+	res := replayOn(t, r, []target{startReplayRedis(t), startServe(t)}, shipped)
+	logReplay(t, "replay", res)
+	return res
 }
 
 // startReplayRedis is a redis-server that takes DEBUG from loopback: the
