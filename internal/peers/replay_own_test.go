@@ -76,9 +76,10 @@ func ownWorkload(t *testing.T, addr string, rec recorder) {
 }
 
 // TestReplayOwn replays our own scripts' calls on redis-server (and, in a
-// full run, on serve): no difference, every call of every run failed in
-// turn, server time measured. With the journal taken away, or a write
-// planted in the bundle, the same replay must find differences.
+// full run, on serve, whose own journal runs the injected failures): no
+// difference, every call of every run failed in turn, server time
+// measured. With the journal taken away (the runtime, or serve's), or a
+// write planted in the bundle, the same replay must find differences.
 func TestReplayOwn(t *testing.T) {
 	recSrv := redistest.Start(t)
 	rec := newRecorder().(*callRecorder)
@@ -109,6 +110,15 @@ func TestReplayOwn(t *testing.T) {
 	logReplay(t, "without a journal", bare)
 	if !hasDiff(bare.Diffs, "countVisit", "the runtime") {
 		t.Errorf("the journal taken away: the replay found no difference the runtime is blamed for:\n%s", strings.Join(bare.Diffs, "\n"))
+	}
+
+	if len(targets) > 1 {
+		// serve's journal taken away: the host runs the injected script bare.
+		bareHost := shipped
+		bareHost.host = prelude.InjectPlain
+		if r := replayOn(t, rec, targets, bareHost); !hasDiff(r.Diffs, "countVisit", "the host's journal") {
+			t.Errorf("serve's journal taken away: no difference blamed on it:\n%s", strings.Join(r.Diffs, "\n"))
+		}
 	}
 
 	planted := replayOn(t, rec, redisOnly, shippers{

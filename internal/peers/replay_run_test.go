@@ -18,24 +18,35 @@ import (
 )
 
 // shippers are the texts the replay runs for a script: what the bundler
-// ships, the same with a failure injected at the k-th call, and that with
-// every write journaled (to tell the proof's mistakes from the runtime's).
-// The tests plant differences by swapping them.
+// ships, the same with a failure injected at the k-th call, that with
+// every write journaled (to tell the proof's mistakes from the runtime's),
+// and the text a host runs on its own journal with that failure. The
+// tests plant differences by swapping them.
 type shippers struct {
 	ship      func(src string) string
 	inject    func(src string, k int) string
 	journaled func(src string, k int) string
+	host      func(src string, k int) string
 }
 
-var shipped = shippers{ship: prelude.Ship, inject: prelude.Inject, journaled: prelude.InjectJournaled}
+var shipped = shippers{ship: prelude.Ship, inject: prelude.Inject, journaled: prelude.InjectJournaled, host: hostInjected}
+
+// hostInjected is what a host (serve) runs on its own journal with the
+// k-th call failing. prelude.Inject's text is recognised by no host: the
+// engine would run the runtime's Lua. The script with the failure written
+// into it, shipped, is Wrap's text for that script (the hook's names keep
+// the proof from taking any write as final, so every write is journaled),
+// and serve swaps the runtime for its journal as it does for any bundle.
+func hostInjected(src string, k int) string { return prelude.Ship(prelude.InjectPlain(src, k)) }
 
 // replayTarget is a server the replay runs on: DB 0 holds the call's
 // keyspace, DB 1 is scratch for comparing two DUMP payloads decoded.
-// Only the first target, redis-server, counts calls and server time.
+// Only the first target, redis-server, counts calls and server time; on
+// serve (hosted) the injected runs are the host's own journal's.
 type replayTarget struct {
 	target
-	c, scratch *redis.Client
-	cost       bool
+	c, scratch   *redis.Client
+	cost, hosted bool
 }
 
 // runOutcome is one run: its reply (or error) and the keyspace after it,
@@ -70,7 +81,7 @@ func replayOn(t *testing.T, r *callRecorder, targets []target, sh shippers) repl
 			t.Cleanup(func() { _ = c.Close() })
 			return c
 		}
-		rt := &replayTarget{target: tg, c: o(0), scratch: o(1), cost: i == 0}
+		rt := &replayTarget{target: tg, c: o(0), scratch: o(1), cost: i == 0, hosted: tg.name == targetServe}
 		// Keys the recording saw alive must not expire while a call is
 		// replayed; only their access may expire them, as it would there.
 		if err := rt.c.Do(rp.ctx, "DEBUG", "SET-ACTIVE-EXPIRE", "0").Err(); err != nil {
@@ -172,18 +183,23 @@ func (rp *replayer) compare(tg *replayTarget, s *scriptLog, call recordedCall, t
 }
 
 // injectEach fails call's shipped run at each of its first calls calls on
-// tg: each must leave pre, unless a final write ran before (Beyond).
+// tg: each must leave pre, unless a final write ran before (Beyond). On a
+// host every write is journaled: nothing is beyond.
 func (rp *replayer) injectEach(tg *replayTarget, s *scriptLog, call recordedCall, pre []keySnap, calls int) {
 	for k := 1; k <= calls; k++ {
 		rp.restore(tg, call.pre)
-		o, _, _ := rp.run(tg, rp.sh.inject(s.src, k), call, true)
+		text := rp.sh.inject(s.src, k)
+		if tg.hosted {
+			text = rp.sh.host(s.src, k)
+		}
+		o, _, _ := rp.run(tg, text, call, true)
 		if !strings.Contains(o.reply, prelude.InjectedError) {
 			rp.res.Unreached++
 			continue
 		}
 		rp.res.Injected++
 		d, _ := rp.differ(tg, runOutcome{reply: o.reply, after: pre}, o, 0)
-		if strings.Contains(o.reply, prelude.BeyondProof) {
+		if !tg.hosted && strings.Contains(o.reply, prelude.BeyondProof) {
 			rp.res.Beyond++
 			if d == "" {
 				continue
@@ -197,7 +213,11 @@ func (rp *replayer) injectEach(tg *replayTarget, s *scriptLog, call recordedCall
 			continue
 		}
 		if d != "" {
-			rp.res.Diffs = append(rp.res.Diffs, fmt.Sprintf("%s %s %s k=%d: %s; %s", tg.name, short(s.sha), callText(call), k, d, rp.blame(tg, s, call, pre, k)))
+			blame := rp.blame(tg, s, call, pre, k)
+			if tg.hosted {
+				blame = "the host's journal (the runtime's Lua there: " + blame + ")"
+			}
+			rp.res.Diffs = append(rp.res.Diffs, fmt.Sprintf("%s %s %s k=%d: %s; %s", tg.name, short(s.sha), callText(call), k, d, blame))
 		}
 	}
 }
