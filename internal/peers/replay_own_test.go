@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -164,5 +166,45 @@ func logReplay(t *testing.T, what string, r replayResult) {
 		what, r.Calls, r.Recorded, r.Offered, r.Left, r.Injected, r.Beyond, r.BeyondLeft, r.Unreached, len(r.Diffs), len(r.Clock), r.Drift, med, worst, r.SuiteRatio)
 	for _, c := range r.Clock {
 		t.Logf("clock-bound: %s", c)
+	}
+}
+
+// TestRecorderBounds records 200 calls of one script from 8 connections at
+// once: at most 25 are kept, every shape (here, argument count) among
+// them, each with the keyspace it started from (value and expiry).
+func TestRecorderBounds(t *testing.T) {
+	srv := redistest.Start(t)
+	ctx := context.Background()
+	c := srv.Client(t)
+	at := time.Now().Add(time.Hour).Truncate(time.Millisecond)
+	redistest.Apply(t, ctx, c, [][]any{{"SET", "k", "v", "PXAT", at.UnixMilli()}})
+	rec := newRecorder().(*callRecorder)
+	defer rec.close()
+	const src = "return #ARGV"
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 25; i++ {
+				rec.record(srv.Addr, scriptCall{Src: src, Keys: []string{"k"}, Args: make([]string, (g*25+i)%10)})
+			}
+		}()
+	}
+	wg.Wait()
+	logs := rec.logs()
+	if rec.offered != 200 || len(logs) != 1 {
+		t.Fatalf("offered %d calls of %d scripts, want 200 of 1", rec.offered, len(logs))
+	}
+	kept := logs[0].calls
+	shapes := map[int]bool{}
+	for _, cl := range kept {
+		shapes[len(cl.Args)] = true
+		if len(cl.pre) != 1 || cl.pre[0].key != "k" || cl.pre[0].at != at.UnixMilli() || cl.pre[0].dump == "" {
+			t.Fatalf("a call's keyspace: %+v, want k with its DUMP and expiry %d", cl.pre, at.UnixMilli())
+		}
+	}
+	if len(kept) > 25 || len(shapes) != 10 {
+		t.Errorf("kept %d calls of %d shapes, want at most 25 with all 10", len(kept), len(shapes))
 	}
 }
