@@ -208,3 +208,25 @@ func TestRecorderBounds(t *testing.T) {
 		t.Errorf("kept %d calls of %d shapes, want at most 25 with all 10", len(kept), len(shapes))
 	}
 }
+
+// TestReplayClock: a replayed call keeps its keys' remaining time to
+// live, and a key that one run lacks because its expiry passed is the
+// clock's doing, told apart from a difference; one with time left is a
+// difference.
+func TestReplayClock(t *testing.T) {
+	c := recordedCall{pre: []keySnap{{key: "lock", at: 31_000}, {key: "job", at: -1}}, taken: 1_000}
+	got := c.at(time.UnixMilli(101_000))
+	if got.pre[0].at != 131_000 || got.pre[1].at != -1 || c.pre[0].at != 31_000 {
+		t.Errorf("shifted %+v (recorded %+v), want the lock at 131000 and the recording untouched", got.pre, c.pre)
+	}
+	rp := &replayer{t: t}
+	before := runOutcome{after: []keySnap{{key: "lock", dump: "d", at: 5_000}, {key: "job", dump: "j", at: -1}}}
+	after := runOutcome{after: []keySnap{{key: "job", dump: "j", at: -1}}, from: 4_000, to: 6_000}
+	if d, _, gone := rp.differ(nil, before, after, 0); d != "" || !strings.Contains(gone, "lock expired") {
+		t.Errorf("a lock past its expiry: difference %q, gone %q; want it gone by the clock", d, gone)
+	}
+	after.to = 4_500
+	if d, _, gone := rp.differ(nil, before, after, 0); d != "lock missing" || gone != "" {
+		t.Errorf("a lock with time left: difference %q, gone %q; want it missing", d, gone)
+	}
+}

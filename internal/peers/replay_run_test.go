@@ -106,6 +106,7 @@ func replayOn(t *testing.T, r *callRecorder, targets []target, sh shippers) repl
 			res.Calls++
 			k := 0
 			for _, tg := range tgs {
+				call := call.at(time.Now())
 				pre, p, sp, n := rp.compare(tg, s, call, text)
 				if tg.cost {
 					plainUs, shipUs, k = plainUs+p, shipUs+sp, n
@@ -161,17 +162,20 @@ func (rp *replayer) compare(tg *replayTarget, s *scriptLog, call recordedCall, t
 	if plain.failed {
 		want.after = pre // a failed run is rolled back
 	}
-	d, drift := rp.differ(tg, want, ship, ship.to-plain.from)
+	where := fmt.Sprintf("%s %s %s", tg.name, short(s.sha), callText(call))
+	d, drift, gone := rp.differ(tg, want, ship, ship.to-plain.from)
 	if d == "" {
 		rp.res.Drift += drift
+		if gone != "" {
+			rp.res.Clock = append(rp.res.Clock, where+": "+gone)
+		}
 		return
 	}
-	where := fmt.Sprintf("%s %s %s", tg.name, short(s.sha), callText(call))
 	// A difference two plain runs show as well is the script's own: it
 	// reads the server's clock (or something else that moves).
 	rp.restore(tg, call.pre)
 	again, _, _ := rp.run(tg, s.src, call, true)
-	if d2, _ := rp.differ(tg, plain, again, again.to-plain.from); d2 != "" {
+	if d2, _, _ := rp.differ(tg, plain, again, again.to-plain.from); d2 != "" {
 		rp.res.Clock = append(rp.res.Clock, where+": "+d)
 		return
 	}
@@ -198,7 +202,10 @@ func (rp *replayer) injectEach(tg *replayTarget, s *scriptLog, call recordedCall
 			continue
 		}
 		rp.res.Injected++
-		d, _ := rp.differ(tg, runOutcome{reply: o.reply, after: pre}, o, 0)
+		d, _, gone := rp.differ(tg, runOutcome{reply: o.reply, after: pre}, o, 0)
+		if gone != "" && d == "" {
+			rp.res.Clock = append(rp.res.Clock, fmt.Sprintf("%s %s %s k=%d: %s", tg.name, short(s.sha), callText(call), k, gone))
+		}
 		if !tg.hosted && strings.Contains(o.reply, prelude.BeyondProof) {
 			rp.res.Beyond++
 			if d == "" {
@@ -228,7 +235,7 @@ func (rp *replayer) injectEach(tg *replayTarget, s *scriptLog, call recordedCall
 func (rp *replayer) blame(tg *replayTarget, s *scriptLog, call recordedCall, pre []keySnap, k int) string {
 	rp.restore(tg, call.pre)
 	o, _, _ := rp.run(tg, rp.sh.journaled(s.src, k), call, true)
-	if d, _ := rp.differ(tg, runOutcome{reply: o.reply, after: pre}, o, 0); d != "" {
+	if d, _, _ := rp.differ(tg, runOutcome{reply: o.reply, after: pre}, o, 0); d != "" {
 		return "the runtime: every write journaled, it still differs: " + d
 	}
 	return "the proof: with every write journaled it is rolled back"
@@ -346,14 +353,17 @@ func timeless(s string, o runOutcome) string {
 
 // differ describes how b differs from a, "" when it does not: the reply,
 // then each key (presence, expiry, content). Expiries that differ by at
-// most tol ms (the time between the two runs) count as drift. Content is
+// most tol ms (the time between the two runs) count as drift, and a key
+// one side lacks because its expiry passed before that side's run ended
+// is told apart (gone): the clock's doing, not a run's. Content is
 // compared by DUMP, and when the payloads differ, decoded (redistest's
 // Describe of both restored in the scratch DB), with the timestamps each
 // run took from the clock set aside.
-func (rp *replayer) differ(tg *replayTarget, a, b runOutcome, tol int64) (string, int) {
-	var out []string
+func (rp *replayer) differ(tg *replayTarget, a, b runOutcome, tol int64) (diff string, drift int, gone string) {
+	var out, expired []string
 	if ra, rb := timeless(a.reply, a), timeless(b.reply, b); ra != rb {
-		out = append(out, fmt.Sprintf("reply %s, want %s", clip(rb), clip(ra)))
+		x, y := around(ra, rb)
+		out = append(out, fmt.Sprintf("reply %s, want %s", y, x))
 	}
 	am, bm := map[string]keySnap{}, map[string]keySnap{}
 	var keys []string
@@ -368,11 +378,16 @@ func (rp *replayer) differ(tg *replayTarget, a, b runOutcome, tol int64) (string
 		}
 	}
 	sort.Strings(keys)
-	drift := 0
 	for _, k := range keys {
 		x, inA := am[k]
 		y, inB := bm[k]
 		switch {
+		case !inA && y.at > 0 && y.at <= a.to:
+			expired = append(expired, fmt.Sprintf("%s expired (at %d) before one run ended (%d)", k, y.at, a.to))
+			continue
+		case !inB && x.at > 0 && x.at <= b.to:
+			expired = append(expired, fmt.Sprintf("%s expired (at %d) before one run ended (%d)", k, x.at, b.to))
+			continue
 		case !inA:
 			out = append(out, fmt.Sprintf("%s exists, want none", k))
 			continue
@@ -388,16 +403,33 @@ func (rp *replayer) differ(tg *replayTarget, a, b runOutcome, tol int64) (string
 			}
 		}
 		if x.dump != y.dump {
-			da, db := rp.decode(tg, x.dump), rp.decode(tg, y.dump)
-			if timeless(da, a) != timeless(db, b) {
-				out = append(out, fmt.Sprintf("%s holds %s, want %s", k, clip(db), clip(da)))
+			da, db := timeless(rp.decode(tg, x.dump), a), timeless(rp.decode(tg, y.dump), b)
+			if da != db {
+				da, db = around(da, db)
+				out = append(out, fmt.Sprintf("%s holds %s, want %s", k, db, da))
 			}
 		}
 	}
+	return firstThree(out), drift, firstThree(expired)
+}
+
+func firstThree(out []string) string {
 	if len(out) > 3 {
 		out = append(out[:3], fmt.Sprintf("and %d more", len(out)-3))
 	}
-	return strings.Join(out, "; "), drift
+	return strings.Join(out, "; ")
+}
+
+// around clips a and b to where they start to differ, with some context.
+func around(a, b string) (string, string) {
+	p := 0
+	for p < len(a) && p < len(b) && a[p] == b[p] {
+		p++
+	}
+	if p <= 60 {
+		return clip(a), clip(b)
+	}
+	return "…" + clip(a[p-60:]), "…" + clip(b[p-60:])
 }
 
 // decode is a DUMP payload's content as Describe renders it, restored

@@ -82,10 +82,29 @@ type keySnap struct {
 	at        int64
 }
 
-// recordedCall is a call and the keyspace of its database before it ran.
+// recordedCall is a call and the keyspace of its database before it ran,
+// read from taken on (Unix ms).
 type recordedCall struct {
 	scriptCall
-	pre []keySnap
+	pre   []keySnap
+	taken int64
+}
+
+// at returns the call with its keys' expiries as far from now as they
+// were from the snapshot: a lock the suite held for 30 s is held when the
+// call is replayed, minutes later. All runs of a replayed call restore the
+// same absolute expiries, so they compare to the millisecond.
+func (c recordedCall) at(now time.Time) recordedCall {
+	shift := now.UnixMilli() - c.taken
+	pre := make([]keySnap, len(c.pre))
+	for i, k := range c.pre {
+		if k.at > 0 {
+			k.at += shift
+		}
+		pre[i] = k
+	}
+	c.pre = pre
+	return c
 }
 
 // scriptLog is what is kept of one script: its text, the calls, and how
@@ -139,6 +158,7 @@ func (r *callRecorder) record(addr string, c scriptCall) {
 		s.shapes[shape]++
 	}
 	r.mu.Unlock()
+	taken := time.Now().UnixMilli()
 	if keep {
 		pre, err = snapshot(ctx, cl)
 	}
@@ -147,7 +167,7 @@ func (r *callRecorder) record(addr string, c scriptCall) {
 	s.pending--
 	if keep && err == nil && len(s.calls) < r.perScript {
 		c.Keys, c.Args = append([]string(nil), c.Keys...), append([]string(nil), c.Args...)
-		s.calls = append(s.calls, recordedCall{scriptCall: c, pre: pre})
+		s.calls = append(s.calls, recordedCall{scriptCall: c, pre: pre, taken: taken})
 	}
 }
 
