@@ -212,7 +212,7 @@ func TestRecorderBounds(t *testing.T) {
 // TestReplayClock: a replayed call keeps its keys' remaining time to
 // live, and a key that one run lacks because its expiry passed is the
 // clock's doing, told apart from a difference; one with time left is a
-// difference.
+// difference. What a run took from the clock is set aside.
 func TestReplayClock(t *testing.T) {
 	c := recordedCall{pre: []keySnap{{key: "lock", at: 31_000}, {key: "job", at: -1}}, taken: 1_000}
 	got := c.at(time.UnixMilli(101_000))
@@ -228,5 +228,11 @@ func TestReplayClock(t *testing.T) {
 	after.to = 4_500
 	if d, _, gone := rp.differ(nil, before, after, 0); d != "lock missing" || gone != "" {
 		t.Errorf("a lock with time left: difference %q, gone %q; want it missing", d, gone)
+	}
+	// Stream IDs a run made, however its XADDs fell on the clock's
+	// milliseconds, and timestamps from its window; not older ones.
+	run := runOutcome{from: 1795820000000, to: 1795820000100}
+	if got := timeless("1795820000050-0 1795820000050-1 1795820000051-0 1795820000099 1795810000000-3", run); got != "T T T T 1795810000000-3" {
+		t.Errorf("timeless: %q", got)
 	}
 }
