@@ -149,21 +149,21 @@ func hasDiff(diffs []string, script, what string) bool {
 // (median and worst five).
 func logReplay(t *testing.T, what string, r replayResult) {
 	t.Helper()
-	var ratios []float64
-	for _, v := range r.Ratios {
-		ratios = append(ratios, v)
+	shas := make([]string, 0, len(r.Ratios))
+	for sha := range r.Ratios {
+		shas = append(shas, sha)
 	}
-	sort.Float64s(ratios)
+	sort.Slice(shas, func(i, j int) bool { return r.Ratios[shas[i]] < r.Ratios[shas[j]] })
 	med := 0.0
-	if n := len(ratios); n > 0 {
-		med = ratios[n/2]
-		if n%2 == 0 {
-			med = (ratios[n/2-1] + ratios[n/2]) / 2
-		}
+	if n := len(shas); n > 0 {
+		med = (r.Ratios[shas[(n-1)/2]] + r.Ratios[shas[n/2]]) / 2
 	}
-	worst := ratios[max(0, len(ratios)-5):]
-	t.Logf("%s: %d calls replayed (%d recorded of %d offered, %d left), %d injections (%d beyond the proof, %d of them left writes), %d unreached, %d differences, %d clock-bound, %d expiries drifted; server time shipped/plain: median %.2f, worst %v, suite %.2f",
-		what, r.Calls, r.Recorded, r.Offered, r.Left, r.Injected, r.Beyond, r.BeyondLeft, r.Unreached, len(r.Diffs), len(r.Clock), r.Drift, med, worst, r.SuiteRatio)
+	var worst []string
+	for _, sha := range shas[max(0, len(shas)-5):] {
+		worst = append(worst, fmt.Sprintf("%.2f %s (%s)", r.Ratios[sha], short(sha), r.Names[sha]))
+	}
+	t.Logf("%s: %d calls replayed (%d recorded of %d offered, %d left), %d injections (%d beyond the proof, %d of them left writes), %d unreached, %d differences, %d clock-bound, %d expiries drifted; server time shipped/plain of %d scripts: median %.2f, suite %.2f, worst: %s",
+		what, r.Calls, r.Recorded, r.Offered, r.Left, r.Injected, r.Beyond, r.BeyondLeft, r.Unreached, len(r.Diffs), len(r.Clock), r.Drift, len(shas), med, r.SuiteRatio, strings.Join(worst, ", "))
 	for _, c := range r.Clock {
 		t.Logf("clock-bound: %s", c)
 	}

@@ -72,7 +72,7 @@ type replayer struct {
 // plain run made, which must leave the keyspace as before.
 func replayOn(t *testing.T, r *callRecorder, targets []target, sh shippers) replayResult {
 	t.Helper()
-	res := replayResult{Ratios: map[string]float64{}}
+	res := replayResult{Ratios: map[string]float64{}, Names: map[string]string{}}
 	rp := &replayer{t: t, ctx: context.Background(), sh: sh, res: &res}
 	var tgs []*replayTarget
 	for i, tg := range targets {
@@ -96,6 +96,7 @@ func replayOn(t *testing.T, r *callRecorder, targets []target, sh shippers) repl
 	var sumPlain, sumShip int64
 	for _, s := range r.logs() {
 		res.Recorded += len(s.calls)
+		res.Names[s.sha] = scriptName(s.src)
 		text := sh.ship(s.src)
 		var plainUs, shipUs int64
 		for _, call := range s.calls {

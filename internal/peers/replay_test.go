@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -60,14 +61,15 @@ type replayResult struct {
 	SuiteRatio float64            // the suite's summed server time, wrapped/plain
 
 	// What else the replay met, none of it a difference.
-	Recorded   int      // calls the recorder kept, of Offered
-	Offered    int      // calls the suite made
-	Beyond     int      // injected runs after a final write ran: outside the proof's model
-	BeyondLeft int      // of those, runs whose keyspace then differed (expected: the write stays)
-	Clock      []string // differences that two plain runs show too: the script reads the clock
-	Drift      int      // expiries equal but for the time between the two runs
-	Unreached  int      // injections the shipped run did not reach (it made fewer calls)
-	Left       int      // calls not replayed within the budget
+	Recorded   int               // calls the recorder kept, of Offered
+	Offered    int               // calls the suite made
+	Beyond     int               // injected runs after a final write ran: outside the proof's model
+	BeyondLeft int               // of those, runs whose keyspace then differed (expected: the write stays)
+	Clock      []string          // differences that two plain runs show too: the script reads the clock
+	Drift      int               // expiries equal but for the time between the two runs
+	Unreached  int               // injections the shipped run did not reach (it made fewer calls)
+	Left       int               // calls not replayed within the budget
+	Names      map[string]string // per script: its first words, to name it in a log
 }
 
 // newRecorder returns an empty recorder for one suite.
@@ -265,6 +267,21 @@ func dedupe(keys []string) []string {
 		}
 	}
 	return out
+}
+
+// scriptName is the first words of src that say what it is: the first
+// line of its leading comment, else its first line.
+func scriptName(src string) string {
+	for _, l := range strings.Split(src, "\n") {
+		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "-[=!"))
+		if len(l) > 48 {
+			l = l[:48]
+		}
+		if l != "" {
+			return l
+		}
+	}
+	return ""
 }
 
 func sha1Hex(s string) string {
