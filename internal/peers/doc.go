@@ -32,7 +32,7 @@
 // could not take.
 //
 // The package has no non-test code; it must not be imported. Its tests may
-// import internal/redistest, and for peers-txn the bundler's own path:
-// internal/script, gen/bundle and transactional/prelude, never a copy of
-// what they do.
+// import internal/redistest, lua (our own scripts, which the replay's
+// tests run) and for peers-txn the bundler's own path: internal/script,
+// gen/bundle and transactional/prelude, never a copy of what they do.
 package peers

@@ -154,10 +154,7 @@ func logReplay(t *testing.T, what string, r replayResult) {
 		shas = append(shas, sha)
 	}
 	sort.Slice(shas, func(i, j int) bool { return r.Ratios[shas[i]] < r.Ratios[shas[j]] })
-	med := 0.0
-	if n := len(shas); n > 0 {
-		med = (r.Ratios[shas[(n-1)/2]] + r.Ratios[shas[n/2]]) / 2
-	}
+	med := median(values(r.Ratios))
 	var worst []string
 	for _, sha := range shas[max(0, len(shas)-5):] {
 		worst = append(worst, fmt.Sprintf("%.2f %s (%s)", r.Ratios[sha], short(sha), r.Names[sha]))
