@@ -159,10 +159,13 @@ func logReplay(t *testing.T, what string, r replayResult) {
 	for _, sha := range shas[max(0, len(shas)-5):] {
 		worst = append(worst, fmt.Sprintf("%.2f %s (%s)", r.Ratios[sha], short(sha), r.Names[sha]))
 	}
-	t.Logf("%s: %d calls replayed (%d recorded of %d offered, %d left), %d injections (%d beyond the proof, %d of them left writes), %d unreached, %d differences, %d clock-bound, %d expiries drifted; server time shipped/plain of %d scripts: median %.2f, suite %.2f, worst: %s",
-		what, r.Calls, r.Recorded, r.Offered, r.Left, r.Injected, r.Beyond, r.BeyondLeft, r.Unreached, len(r.Diffs), len(r.Clock), r.Drift, len(shas), med, r.SuiteRatio, strings.Join(worst, ", "))
+	t.Logf("%s: %d calls replayed (%d recorded of %d offered, %d left), %d injections (%d beyond the proof, %d of them left writes), %d unreached, %d differences, %d clock-bound, %d reordered, %d expiries drifted; server time shipped/plain of %d scripts: median %.2f, suite %.2f, worst: %s",
+		what, r.Calls, r.Recorded, r.Offered, r.Left, r.Injected, r.Beyond, r.BeyondLeft, r.Unreached, len(r.Diffs), len(r.Clock), len(r.Unordered), r.Drift, len(shas), med, r.SuiteRatio, strings.Join(worst, ", "))
 	for _, c := range r.Clock {
 		t.Logf("clock-bound: %s", c)
+	}
+	for _, c := range r.Unordered {
+		t.Logf("same reply in another order: %s", c)
 	}
 }
 
@@ -231,5 +234,29 @@ func TestReplayClock(t *testing.T) {
 	run := runOutcome{from: 1795820000000, to: 1795820000100}
 	if got := timeless("1795820000050-0 1795820000050-1 1795820000051-0 1795820000099 1795810000000-3", run); got != "T T T T 1795810000000-3" {
 		t.Errorf("timeless: %q", got)
+	}
+}
+
+// TestUnorderedReply: pairs in another order are the same reply; another
+// pairing, value or nesting is not.
+func TestUnorderedReply(t *testing.T) {
+	bag := func(v any) string { return fmt.Sprintf("%#v", unorderedReply(v)) }
+	job := []any{"opts", "{}", "atm", int64(1), "name", "job"}
+	same := []any{"atm", int64(1), "name", "job", "opts", "{}"}
+	if bag(job) != bag(same) {
+		t.Errorf("pairs in another order differ: %s vs %s", bag(job), bag(same))
+	}
+	for _, other := range []any{
+		[]any{"opts", int64(1), "atm", "{}", "name", "job"}, // values swapped between fields
+		[]any{"atm", int64(2), "name", "job", "opts", "{}"},
+		[]any{[]any{"opts", "{}", "atm", int64(1)}, "name", "job"},
+		"opts",
+	} {
+		if bag(job) == bag(other) {
+			t.Errorf("%#v reads as %#v", other, job)
+		}
+	}
+	if nested := []any{[]any{"b", "2", "a", "1"}, "x", "y"}; bag(nested) != bag([]any{"y", "x", []any{"a", "1", "b", "2"}}) {
+		t.Errorf("nested pairs in another order differ")
 	}
 }

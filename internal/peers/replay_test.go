@@ -66,6 +66,7 @@ type replayResult struct {
 	Beyond     int               // injected runs after a final write ran: outside the proof's model
 	BeyondLeft int               // of those, runs whose keyspace then differed (expected: the write stays)
 	Clock      []string          // differences that two plain runs show too: the script reads the clock
+	Unordered  []string          // replies equal but for the order of an array's elements or pairs (unorderedReply)
 	Drift      int               // expiries equal but for the time between the two runs
 	Unreached  int               // injections the shipped run did not reach (it made fewer calls)
 	Left       int               // calls not replayed within the budget
