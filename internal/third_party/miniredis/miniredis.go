@@ -88,6 +88,11 @@ type Miniredis struct {
 	started     time.Time // scriptgen: INFO's uptime
 
 	cachedScripts func() int // scriptgen: see SetCachedScripts
+
+	// scriptgen: clients waiting in blocking, oldest first, and whether
+	// serveBlocked runs their commands (blockq.go)
+	blockq  []*blockWaiter
+	serving bool
 }
 
 type txCmd func(*server.Peer, *connCtx)

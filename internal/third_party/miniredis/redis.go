@@ -266,27 +266,23 @@ func blocking(
 		m.Lock()
 		defer m.Unlock()
 	}
-	for {
-		if c.Closed() {
-			return
-		}
-
-		if m.Ctx.Err() != nil {
-			return
-		}
-
-		done := cb(c, ctx)
-		if done {
-			return
-		}
-
-		if timedOut {
-			onTimeout(c)
-			return
-		}
-
-		m.signal.Wait()
+	if c.Closed() || m.Ctx.Err() != nil || cb(c, ctx) {
+		return
 	}
+	// scriptgen: queued, so that clients are served in the order they
+	// blocked, as Redis does (blockq.go); each woke and raced for the lock.
+	w := m.block(c, ctx, cb)
+	defer m.unblock(w)
+	for !timedOut {
+		m.signal.Wait()
+		if c.Closed() || m.Ctx.Err() != nil {
+			return
+		}
+		if m.serveBlocked(); w.done {
+			return
+		}
+	}
+	onTimeout(c)
 }
 
 func setCondTimer(ctx context.Context, sig *sync.Cond, timedOut *bool, timeout time.Duration) {
