@@ -46,6 +46,7 @@ func commandsSortedSet(m *Miniredis) {
 	m.srv.Register("ZPOPMAX", m.cmdZpopmax(true))
 	m.srv.Register("ZPOPMIN", m.cmdZpopmax(false))
 	m.srv.Register("ZRANDMEMBER", m.cmdZrandmember, server.ReadOnlyOption())
+	commandsZsetOps(m) // scriptgen
 }
 
 // ZADD
@@ -160,6 +161,13 @@ outer:
 					return
 				}
 				if opts.xx && !db.ssetExists(opts.key, member) {
+					c.WriteNull()
+					return
+				}
+				// scriptgen: GT and LT compare the incremented score with
+				// the old one, and a score they keep is a nil reply, as in
+				// Redis's zsetAdd; upstream ignored them with INCR.
+				if old, ok := db.sortedsetKeys[opts.key][member]; ok && (opts.lt && old+delta >= old || opts.gt && old+delta <= old) {
 					c.WriteNull()
 					return
 				}
@@ -413,7 +421,8 @@ func (m *Miniredis) makeCmdZinter(store bool) func(c *server.Peer, cmd string, a
 			// present in every set.
 			sset := map[string]float64{}
 			counts := map[string]int{}
-			for i, key := range opts.Keys {
+			for pos, i := range bySize(db, opts.Keys) { // scriptgen: in Redis's order
+				key := opts.Keys[i]
 				if !db.exists(key) {
 					continue
 				}
@@ -433,7 +442,8 @@ func (m *Miniredis) makeCmdZinter(store bool) func(c *server.Peer, cmd string, a
 				}
 				for member, score := range set {
 					if opts.WithWeights {
-						score *= opts.Weights[i]
+						// scriptgen: Redis turns NaN into 0 in the first set only.
+						score = zweighted(score, opts.Weights[i], pos == 0)
 					}
 					counts[member]++
 					old, ok := sset[member]
@@ -441,20 +451,7 @@ func (m *Miniredis) makeCmdZinter(store bool) func(c *server.Peer, cmd string, a
 						sset[member] = score
 						continue
 					}
-					switch opts.Aggregate {
-					default:
-						panic("Invalid aggregate")
-					case "sum":
-						sset[member] += score
-					case "min":
-						if score < old {
-							sset[member] = score
-						}
-					case "max":
-						if score > old {
-							sset[member] = score
-						}
-					}
+					sset[member] = zaggregate(old, score, opts.Aggregate) // scriptgen
 				}
 			}
 			for key, count := range counts {
@@ -1330,7 +1327,8 @@ func (opts *zunionOptions) parseArgs(args []string, numKeys int) error {
 
 func executeZUnion(db *RedisDB, opts zunionOptions) (sortedSet, error) {
 	sset := sortedSet{}
-	for i, key := range opts.Keys {
+	for _, i := range bySize(db, opts.Keys) { // scriptgen: in Redis's order
+		key := opts.Keys[i]
 		if !db.exists(key) {
 			continue
 		}
@@ -1350,27 +1348,14 @@ func executeZUnion(db *RedisDB, opts zunionOptions) (sortedSet, error) {
 
 		for member, score := range set {
 			if opts.WithWeights {
-				score *= opts.Weights[i]
+				score = zweighted(score, opts.Weights[i], true) // scriptgen
 			}
 			old, ok := sset[member]
 			if !ok {
 				sset[member] = score
 				continue
 			}
-			switch opts.Aggregate {
-			default:
-				panic("Invalid aggregate")
-			case "sum":
-				sset[member] += score
-			case "min":
-				if score < old {
-					sset[member] = score
-				}
-			case "max":
-				if score > old {
-					sset[member] = score
-				}
-			}
+			sset[member] = zaggregate(old, score, opts.Aggregate) // scriptgen
 		}
 	}
 
@@ -1542,11 +1527,7 @@ func (m *Miniredis) cmdZmpop(c *server.Peer, cmd string, args []string) {
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		if !m.zmpop(c, ctx, keys, reverse, count) {
-			if c.Resp3 { // scriptgen: a RESP3 null, as LMPOP's and Redis's
-				c.WriteNull()
-			} else {
-				c.WriteLen(-1)
-			}
+			nullArray(c) // scriptgen: RESP3's null in RESP3
 		}
 	})
 }
@@ -1603,8 +1584,10 @@ func (m *Miniredis) zmpop(c *server.Peer, ctx *connCtx, keys []string, reverse b
 			continue
 		}
 		if db.t(key) != keyTypeSortedSet {
-			c.WriteError(msgWrongType)
-			return true
+			if m.wrongTypeWakes(c) { // scriptgen
+				return true
+			}
+			continue
 		}
 
 		members := db.ssetMembers(key)
@@ -1652,11 +1635,7 @@ func (m *Miniredis) cmdBzmpop(c *server.Peer, cmd string, args []string) {
 	ctx := getCtx(c)
 	if ctx.nested {
 		if !m.zmpop(c, ctx, keys, reverse, count) {
-			if c.Resp3 { // scriptgen: a RESP3 null, as LMPOP's and Redis's
-				c.WriteNull()
-			} else {
-				c.WriteLen(-1)
-			}
+			nullArray(c) // scriptgen: RESP3's null in RESP3
 		}
 		return
 	}
@@ -1668,9 +1647,7 @@ func (m *Miniredis) cmdBzmpop(c *server.Peer, cmd string, args []string) {
 		func(c *server.Peer, ctx *connCtx) bool {
 			return m.zmpop(c, ctx, keys, reverse, count)
 		},
-		func(c *server.Peer) {
-			c.WriteLen(-1)
-		},
+		nullArray, // scriptgen: the timeout, RESP3's null in RESP3
 	)
 }
 
@@ -1710,8 +1687,10 @@ func (m *Miniredis) cmdBzpop(c *server.Peer, cmd string, args []string, reverse 
 					continue
 				}
 				if db.t(key) != keyTypeSortedSet {
-					c.WriteError(msgWrongType)
-					return true
+					if m.wrongTypeWakes(c) { // scriptgen
+						return true
+					}
+					continue
 				}
 
 				members := db.ssetMembers(key)
@@ -1735,8 +1714,7 @@ func (m *Miniredis) cmdBzpop(c *server.Peer, cmd string, args []string, reverse 
 			return false
 		},
 		func(c *server.Peer) {
-			// timeout
-			c.WriteLen(-1)
+			nullArray(c) // scriptgen: the timeout, RESP3's null in RESP3
 		},
 	)
 }
