@@ -462,7 +462,7 @@ func (m *Miniredis) cmdHincrbyfloat(c *server.Peer, cmd string, args []string) {
 		key:   args[0],
 		field: args[1],
 	}
-	delta, _, err := big.ParseFloat(args[2], 10, 128, 0)
+	delta, err := parseLongDouble(args[2]) // scriptgen: long double
 	if err != nil {
 		setDirty(c)
 		c.WriteError(msgInvalidFloat)

@@ -307,7 +307,12 @@ func formatBig(v *big.Float) string {
 	// if math.IsInf(v, -1) {
 	// return "-inf"
 	// }
-	return stripZeros(fmt.Sprintf("%.17f", v))
+	// scriptgen: ld2string writes a result that rounds to zero from below
+	// as "0", not "-0" (Redis's suite, type/incr: "No negative zero").
+	if s := stripZeros(fmt.Sprintf("%.17f", v)); s != "-0" {
+		return s
+	}
+	return "0"
 }
 
 func stripZeros(sv string) string {

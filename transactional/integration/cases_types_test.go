@@ -1,0 +1,58 @@
+package integration
+
+// Cases from the differences Redis 7.0.15's own suite (tests/unit/type/
+// zset.tcl, incr.tcl, hash.tcl, list.tcl and keyspace.tcl) found between
+// redis-server and the engine: ZDIFF, ZDIFFSTORE and ZINTERCARD, which
+// miniredis did not serve; ZADD INCR with GT or LT; sums and weights that
+// would make NaN; INCRBYFLOAT's long double; blocking commands in MULTI.
+func init() {
+	cases = append(cases, typeCases...)
+}
+
+// zsetsSetup is three sorted sets, a set and a string for the set
+// operations.
+var zsetsSetup = [][]string{
+	{"ZADD", "{z}a", "1", "x", "2", "y", "3", "z"}, {"ZADD", "{z}b", "1", "y"}, {"SADD", "{z}s", "z"},
+	{"SET", "{z}str", "v"}, {"ZADD", "{z}pinf", "+inf", "m"}, {"ZADD", "{z}ninf", "-inf", "m"},
+}
+
+var typeCases = []tcase{
+	{name: "types/zdiff", setup: zsetsSetup, cmds: [][]string{
+		{"ZDIFF", "2", "{z}a", "{z}b", "WITHSCORES"}, {"ZDIFF", "3", "{z}a", "{z}b", "{z}s"}, {"ZDIFF", "1", "{z}none"},
+		{"ZDIFF", "2", "{z}a", "{z}b", "withscores", "x"}, {"ZDIFF", "0", "{z}a"}, {"ZDIFF", "3", "{z}a", "{z}b"},
+		{"ZDIFF", "2", "{z}a", "{z}str"}, {"ZDIFF", "2", "{z}a", "{z}b", "LIMIT"}, {"ZDIFF", "+1", "{z}a"},
+	}},
+	{name: "types/zdiff-resp3", resp3: true, setup: zsetsSetup, cmds: [][]string{
+		{"ZDIFF", "2", "{z}a", "{z}b", "WITHSCORES"}, {"ZDIFF", "2", "{z}a", "{z}b"},
+	}},
+	{name: "types/zdiffstore", setup: zsetsSetup, cmds: [][]string{
+		{"ZDIFFSTORE", "{z}d", "2", "{z}a", "{z}b"}, {"ZRANGE", "{z}d", "0", "-1", "WITHSCORES"},
+		{"ZDIFFSTORE", "{z}d", "2", "{z}a", "{z}a"}, {"EXISTS", "{z}d"},
+		{"ZDIFFSTORE", "{z}d", "2", "{z}a", "{z}b", "WITHSCORES"}, {"ZDIFFSTORE", "{z}str", "2", "{z}s", "{z}b"}, {"TYPE", "{z}str"},
+		{"ZDIFFSTORE", "{z}d", "2", "{z}str", "{z}b"},
+	}},
+	{name: "types/zintercard", setup: zsetsSetup, cmds: [][]string{
+		{"ZINTERCARD", "2", "{z}a", "{z}b"}, {"ZINTERCARD", "2", "{z}a", "{z}s"}, {"ZINTERCARD", "2", "{z}a", "{z}none"},
+		{"ZINTERCARD", "1", "{z}a", "LIMIT", "2"}, {"ZINTERCARD", "1", "{z}a", "limit", "0"}, {"ZINTERCARD", "1", "{z}a", "LIMIT", "-1"},
+		{"ZINTERCARD", "1", "{z}a", "LIMIT", "x"}, {"ZINTERCARD", "1", "{z}a", "LIMIT"}, {"ZINTERCARD", "1", "{z}a", "foo", "1"},
+		{"ZINTERCARD", "2", "{z}a", "{z}str", "LIMIT", "x"}, {"ZINTERCARD", "0", "{z}a"}, {"ZINTERCARD", "1", "{z}a", "LIMIT", "1", "LIMIT", "0"},
+	}},
+	{name: "types/zadd-incr-gt-lt", setup: zsetsSetup, cmds: [][]string{
+		{"ZADD", "{z}a", "LT", "INCR", "1", "x"}, {"ZADD", "{z}a", "GT", "INCR", "-1", "x"}, {"ZADD", "{z}a", "GT", "INCR", "1", "x"},
+		{"ZADD", "{z}a", "LT", "INCR", "1", "new"}, {"ZADD", "{z}pinf", "LT", "INCR", "1", "m"}, {"ZADD", "{z}ninf", "GT", "INCR", "-1", "m"},
+		{"ZRANGE", "{z}a", "0", "-1", "WITHSCORES"}, {"ZSCORE", "{z}pinf", "m"},
+	}},
+	{name: "types/zunion-zinter-no-nan", setup: zsetsSetup, cmds: [][]string{
+		{"ZUNIONSTORE", "{z}u", "2", "{z}pinf", "{z}ninf"}, {"ZSCORE", "{z}u", "m"},
+		{"ZUNIONSTORE", "{z}u", "1", "{z}ninf", "WEIGHTS", "0"}, {"ZSCORE", "{z}u", "m"},
+		{"ZINTERSTORE", "{z}u", "2", "{z}pinf", "{z}ninf"}, {"ZSCORE", "{z}u", "m"},
+		{"ZINTER", "2", "{z}pinf", "{z}ninf", "WEIGHTS", "1", "0", "WITHSCORES"},
+		{"ZUNION", "2", "{z}pinf", "{z}ninf", "AGGREGATE", "MAX", "WITHSCORES"},
+	}},
+	{name: "types/incrbyfloat-long-double", setup: [][]string{{"SET", "f", "500.1"}, {"HSET", "h", "f", "500.1"}, {"SET", "big", "100000000000000000000"}}, cmds: [][]string{
+		{"INCRBYFLOAT", "f", "12"}, {"HINCRBYFLOAT", "h", "f", "12"}, {"INCRBYFLOAT", "big", "1"},
+		{"INCRBYFLOAT", "z", "0.024390243902439025"}, {"INCRBYFLOAT", "z", "-0.024390243902439025"}, {"GET", "z"},
+		{"HINCRBYFLOAT", "h", "z", "0.024390243902439025"}, {"HINCRBYFLOAT", "h", "z", "-0.024390243902439025"},
+		{"INCRBYFLOAT", "e", "1e30"}, {"INCRBYFLOAT", "e", "1"},
+	}},
+}
