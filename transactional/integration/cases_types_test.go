@@ -1,5 +1,10 @@
 package integration
 
+import (
+	"fmt"
+	"strings"
+)
+
 // Cases from the differences Redis 7.0.15's own suite (tests/unit/type/
 // zset.tcl, incr.tcl, hash.tcl, list.tcl and keyspace.tcl) found between
 // redis-server and the engine: ZDIFF, ZDIFFSTORE and ZINTERCARD, which
@@ -7,6 +12,25 @@ package integration
 // would make NaN; INCRBYFLOAT's long double; blocking commands in MULTI.
 func init() {
 	cases = append(cases, typeCases...)
+	cases = append(cases, globCases()...)
+}
+
+// globCases send KEYS with awkward globs, one key in the database at a
+// time (KEYS answers in hash order), to hold stringMatch to Redis's
+// stringmatchlen.
+func globCases() []tcase {
+	patterns := []string{"[", "[]", "[]a]", "[^a]", "[a-", "[z-a]", "a\\", "\\", "*\\", "[\\", "a[", "[!a]", "*?*",
+		"[^]", "[a-c-e]", "[\\]]", "a*b*", "*a*a*", "?", "??", "[-a]", "[a-]", "\\a", "[^-]", "*[", "**", "[[]"}
+	var out []tcase
+	for _, key := range []string{"a", "[", "]", "\\", "ab", "a-b", "-", "^", "aab", "b", "a\\"} {
+		tc := tcase{name: "types/keys-glob-" + fmt.Sprintf("%q", key), setup: [][]string{{"SET", key, "1"}}}
+		for _, p := range patterns {
+			tc.cmds = append(tc.cmds, []string{"KEYS", p})
+		}
+		out = append(out, tc)
+	}
+	return append(out, tcase{name: "types/keys-glob-nested", setup: [][]string{{"SET", strings.Repeat("a", 50000), "1"}},
+		cmds: [][]string{{"KEYS", strings.Repeat("*?", 50000)}, {"KEYS", strings.Repeat("*", 3000) + "b"}, {"KEYS", strings.Repeat("*a", 999)}, {"KEYS", strings.Repeat("*a", 1002)}}})
 }
 
 // zsetsSetup is three sorted sets, a set and a string for the set
