@@ -20,9 +20,9 @@ func init() {
 // stringmatchlen.
 func globCases() []tcase {
 	patterns := []string{"[", "[]", "[]a]", "[^a]", "[a-", "[z-a]", "a\\", "\\", "*\\", "[\\", "a[", "[!a]", "*?*",
-		"[^]", "[a-c-e]", "[\\]]", "a*b*", "*a*a*", "?", "??", "[-a]", "[a-]", "\\a", "[^-]", "*[", "**", "[[]"}
+		"[^]", "[a-c-e]", "[\\]]", "a*b*", "*a*a*", "?", "??", "[-a]", "[a-]", "\\a", "[^-]", "*[", "**", "[[]", "*"}
 	var out []tcase
-	for _, key := range []string{"a", "[", "]", "\\", "ab", "a-b", "-", "^", "aab", "b", "a\\"} {
+	for _, key := range []string{"", "a", "[", "]", "\\", "ab", "a-b", "-", "^", "aab", "b", "a\\"} {
 		tc := tcase{name: "types/keys-glob-" + fmt.Sprintf("%q", key), setup: [][]string{{"SET", key, "1"}}}
 		for _, p := range patterns {
 			tc.cmds = append(tc.cmds, []string{"KEYS", p})
@@ -72,6 +72,19 @@ var typeCases = []tcase{
 		{"ZINTERSTORE", "{z}u", "2", "{z}pinf", "{z}ninf"}, {"ZSCORE", "{z}u", "m"},
 		{"ZINTER", "2", "{z}pinf", "{z}ninf", "WEIGHTS", "1", "0", "WITHSCORES"},
 		{"ZUNION", "2", "{z}pinf", "{z}ninf", "AGGREGATE", "MAX", "WITHSCORES"},
+	}},
+	{name: "types/score-format", setup: [][]string{{"ZADD", "z", "0.1", "a", "1.5e-7", "b", "1e17", "c", "-0", "d", "123456.789", "e"}}, cmds: [][]string{
+		{"ZINCRBY", "z", "9223372036854775807", "f"}, {"ZADD", "z", "INCR", "1.2", "g"}, {"ZADD", "z", "INCR", "1.2", "g"},
+		{"ZRANGE", "z", "0", "-1", "WITHSCORES"}, {"ZSCORE", "z", "a"}, {"ZMSCORE", "z", "b", "c", "none"},
+		{"ZPOPMIN", "z"}, {"ZADD", "z", "+inf", "i"}, {"ZSCORE", "z", "i"}, {"ZINCRBY", "z", "-0", "new"}, {"ZSCORE", "z", "new"},
+	}},
+	{name: "types/score-format-resp3", resp3: true, setup: [][]string{{"ZADD", "z", "0.1", "a", "1e17", "c", "-inf", "n"}}, cmds: [][]string{
+		{"ZSCORE", "z", "a"}, {"ZRANGE", "z", "0", "-1", "WITHSCORES"}, {"ZINCRBY", "z", "9223372036854775807", "f"},
+	}},
+	{name: "types/move-copy-db-index", setup: [][]string{{"SET", "k", "v"}}, cmds: [][]string{
+		{"MOVE", "k", "9223372036854775807"}, {"MOVE", "k", "2147483648"}, {"MOVE", "k", "01"}, {"MOVE", "k", "-1"},
+		{"MOVE", "k", "16"}, {"MOVE", "k", "9223372036854775808"}, {"COPY", "k", "k2", "DB", "2147483648"},
+		{"COPY", "k", "k2", "DB", "-2147483649"}, {"COPY", "k", "k2", "DB", "01"}, {"COPY", "k", "k2", "DB", "16"}, {"COPY", "k", "k2", "DB", "x"},
 	}},
 	{name: "types/incrbyfloat-long-double", setup: [][]string{{"SET", "f", "500.1"}, {"HSET", "h", "f", "500.1"}, {"SET", "big", "100000000000000000000"}}, cmds: [][]string{
 		{"INCRBYFLOAT", "f", "12"}, {"HINCRBYFLOAT", "h", "f", "12"}, {"INCRBYFLOAT", "big", "1"},

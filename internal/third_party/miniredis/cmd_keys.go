@@ -161,9 +161,9 @@ func (m *Miniredis) cmdCopy(c *server.Peer, cmd string, args []string) {
 			case opt == "replace":
 				replace = true
 			case opt == "db" && j+1 < len(args):
-				n, err := strconv.ParseInt(args[j+1], 10, 32)
-				if err != nil {
-					c.WriteError(msgInvalidInt)
+				n, msg := dbIndex(args[j+1]) // scriptgen
+				if msg != "" {
+					c.WriteError(msg)
 					return
 				}
 				if !validDB(int(n)) {

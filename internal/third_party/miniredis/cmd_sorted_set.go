@@ -172,7 +172,7 @@ outer:
 					return
 				}
 				newScore := db.ssetIncrby(opts.key, member, delta)
-				c.WriteFloat(newScore)
+				writeDouble(c, newScore)
 			}
 			return
 		}
@@ -312,7 +312,7 @@ func (m *Miniredis) cmdZincrby(c *server.Peer, cmd string, args []string) {
 			return
 		}
 		newScore := db.ssetIncrby(opts.key, opts.member, opts.delta)
-		c.WriteFloat(newScore)
+		writeDouble(c, newScore)
 	})
 }
 
@@ -479,7 +479,7 @@ func (m *Miniredis) makeCmdZinter(store bool) func(c *server.Peer, cmd string, a
 				}
 				c.WriteBulk(l)
 				if opts.WithScores {
-					c.WriteFloat(sset[l])
+					writeScore(c, sset[l])
 				}
 			}
 		})
@@ -796,7 +796,7 @@ func (m *Miniredis) makeCmdZrank(reverse bool) server.Cmd {
 			if withScore {
 				c.WriteLen(2)
 				c.WriteInt(rank)
-				c.WriteFloat(db.ssetScore(key, member))
+				writeScore(c, db.ssetScore(key, member))
 			} else {
 				c.WriteInt(rank)
 			}
@@ -1004,7 +1004,7 @@ func (m *Miniredis) cmdZscore(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		c.WriteFloat(db.ssetScore(key, member))
+		writeScore(c, db.ssetScore(key, member))
 	})
 }
 
@@ -1038,7 +1038,7 @@ func (m *Miniredis) cmdZMscore(c *server.Peer, cmd string, args []string) {
 				c.WriteNull()
 				continue
 			}
-			c.WriteFloat(db.ssetScore(key, member))
+			writeScore(c, db.ssetScore(key, member))
 		}
 	})
 }
@@ -1216,7 +1216,7 @@ func (m *Miniredis) cmdZunion(c *server.Peer, cmd string, args []string) {
 			}
 			c.WriteBulk(el.member)
 			if withScores {
-				c.WriteFloat(el.score)
+				writeScore(c, el.score)
 			}
 		}
 	})
@@ -1439,7 +1439,7 @@ func (m *Miniredis) cmdZscan(c *server.Peer, cmd string, args []string) {
 		c.WriteLen(len(members) * 2)
 		for _, k := range members {
 			c.WriteBulk(k)
-			c.WriteFloat(db.ssetScore(opts.key, k))
+			writeScore(c, db.ssetScore(opts.key, k))
 		}
 	})
 }
@@ -1506,7 +1506,7 @@ func (m *Miniredis) cmdZpopmax(reverse bool) server.Cmd {
 				}
 				c.WriteBulk(el)
 				if withScores {
-					c.WriteFloat(db.ssetScore(key, el))
+					writeScore(c, db.ssetScore(key, el))
 				}
 				db.ssetRem(key, el)
 			}
@@ -1607,7 +1607,7 @@ func (m *Miniredis) zmpop(c *server.Peer, ctx *connCtx, keys []string, reverse b
 		for _, member := range members {
 			c.WriteLen(2)
 			c.WriteBulk(member)
-			c.WriteFloat(db.ssetScore(key, member))
+			writeScore(c, db.ssetScore(key, member))
 			db.ssetRem(key, member)
 		}
 		if db.t(key) == keyTypeSortedSet {
@@ -1708,7 +1708,7 @@ func (m *Miniredis) cmdBzpop(c *server.Peer, cmd string, args []string, reverse 
 				c.WriteLen(3)
 				c.WriteBulk(key)
 				c.WriteBulk(member)
-				c.WriteFloat(score)
+				writeScore(c, score)
 				return true
 			}
 			return false
@@ -1807,7 +1807,7 @@ func (m *Miniredis) cmdZrandmember(c *server.Peer, cmd string, args []string) {
 			for _, m := range members {
 				pair(c, c.Resp3)
 				c.WriteBulk(m)
-				c.WriteFloat(db.ssetScore(opts.key, m))
+				writeScore(c, db.ssetScore(opts.key, m))
 			}
 			return
 		}
@@ -1862,7 +1862,7 @@ func runRange(m *Miniredis, c *server.Peer, cctx *connCtx, opts optsRange) {
 		}
 		c.WriteBulk(el.member)
 		if opts.WithScores {
-			c.WriteFloat(el.score)
+			writeScore(c, el.score)
 		}
 	}
 }
@@ -1952,7 +1952,7 @@ func runRangeByScore(m *Miniredis, c *server.Peer, cctx *connCtx, opts optsRange
 		}
 		c.WriteBulk(el.member)
 		if opts.WithScores {
-			c.WriteFloat(el.score)
+			writeScore(c, el.score)
 		}
 	}
 }

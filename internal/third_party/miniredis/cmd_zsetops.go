@@ -95,7 +95,7 @@ func (m *Miniredis) cmdZdiff(c *server.Peer, cmd string, args []string) {
 			}
 			c.WriteBulk(el.member)
 			if withScores {
-				c.WriteFloat(el.score)
+				writeScore(c, el.score)
 			}
 		}
 	})
@@ -232,4 +232,14 @@ func zaggregate(old, score float64, how string) float64 {
 		return v
 	}
 	return 0
+}
+
+// zaddOption reports whether a is one of ZADD's option words, which lead
+// its score-member pairs.
+func zaddOption(a string) bool {
+	switch strings.ToUpper(a) {
+	case "NX", "XX", "GT", "LT", "CH", "INCR":
+		return true
+	}
+	return false
 }

@@ -569,7 +569,10 @@ func (db *RedisDB) ssetIncrby(k, m string, delta float64) float64 {
 	}
 
 	old, had := ss.get(m)
-	v := old + delta
+	v := delta // scriptgen: a new member's score is the increment, -0 too
+	if had {
+		v += old
+	}
 	ss.set(v, m)
 	db.ssetChanged(k, ss, m, old, had, v, true)
 	db.incr(k)

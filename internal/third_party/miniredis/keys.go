@@ -69,6 +69,11 @@ func patternRE(k string) *regexp.Regexp {
 // in Redis (scriptgen: matched by stringMatch, Redis's own rules; upstream
 // compiled a regexp and refused patterns such as "[").
 func matchKeys(keys []string, match string) ([]string, bool) {
+	// KEYS and SCAN take "*" for no pattern, as the empty key, which
+	// stringmatchlen does not match with "*", comes back too.
+	if match == "*" {
+		return keys, true
+	}
 	var res []string
 	for _, k := range keys {
 		if stringMatch(match, k) {

@@ -84,6 +84,10 @@ const (
 	msgNXandXXGTLT          = "ERR NX and XX, GT or LT options at the same time are not compatible"
 )
 
+// msgInt32Range is getIntFromObjectOrReply's text for an integer past an
+// int (scriptgen: MOVE and COPY's database index, dbIndex).
+const msgInt32Range = "ERR value is out of range, value must between -2147483648 and 2147483647"
+
 // scriptgen: Redis 7.0's texts that upstream does not have, verbatim where
 // Redis has them, and the engine's own where it refuses what Redis serves.
 const (

@@ -707,14 +707,17 @@ func (m *Miniredis) zsetGuard(c *server.Peer, cmd string, args []string) bool {
 	case cmd == "ZINCRBY" && len(args) == 3:
 		incr, member = args[1], args[2]
 	case cmd == "ZADD" && len(args) >= 4:
-		incrFlag := false
-		for _, a := range args[1 : len(args)-2] {
-			incrFlag = incrFlag || strings.EqualFold(a, "INCR")
+		// scriptgen: the options lead, as ZADD reads them, and one pair
+		// follows, or the handler's syntax error comes first (an empty
+		// increment was taken for ZPOPMIN's 0 count; grammar differential).
+		incrFlag, i := false, 1
+		for ; i < len(args) && zaddOption(args[i]); i++ {
+			incrFlag = incrFlag || strings.EqualFold(args[i], "INCR")
 		}
-		if !incrFlag {
+		if !incrFlag || len(args)-i != 2 {
 			return false
 		}
-		incr, member = args[len(args)-2], args[len(args)-1]
+		incr, member = args[i], args[i+1]
 	default:
 		return false
 	}
