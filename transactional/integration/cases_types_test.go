@@ -40,6 +40,15 @@ var zsetsSetup = [][]string{
 	{"SET", "{z}str", "v"}, {"ZADD", "{z}pinf", "+inf", "m"}, {"ZADD", "{z}ninf", "-inf", "m"},
 }
 
+// blockingInMulti are blocking commands in MULTI, where Redis does not let
+// them block: each answers at once, empty-handed or served.
+var blockingInMulti = [][]string{
+	{"MULTI"}, {"BLMPOP", "0", "1", "l", "LEFT"}, {"BZMPOP", "0", "1", "z", "MIN"}, {"BLPOP", "l", "0"}, {"BZPOPMIN", "z", "0"},
+	{"BLMOVE", "l", "m", "LEFT", "LEFT", "0"}, {"BRPOPLPUSH", "l", "m", "0"}, {"EXEC"},
+	{"RPUSH", "l", "a", "b"}, {"ZADD", "z", "1", "a"},
+	{"MULTI"}, {"BLMPOP", "0", "1", "l", "LEFT"}, {"BZMPOP", "0", "1", "z", "MIN"}, {"BLMOVE", "l", "m", "LEFT", "RIGHT", "0"}, {"EXEC"},
+}
+
 var typeCases = []tcase{
 	{name: "types/zdiff", setup: zsetsSetup, cmds: [][]string{
 		{"ZDIFF", "2", "{z}a", "{z}b", "WITHSCORES"}, {"ZDIFF", "3", "{z}a", "{z}b", "{z}s"}, {"ZDIFF", "1", "{z}none"},
@@ -86,6 +95,14 @@ var typeCases = []tcase{
 		{"MOVE", "k", "16"}, {"MOVE", "k", "9223372036854775808"}, {"COPY", "k", "k2", "DB", "2147483648"},
 		{"COPY", "k", "k2", "DB", "-2147483649"}, {"COPY", "k", "k2", "DB", "01"}, {"COPY", "k", "k2", "DB", "16"}, {"COPY", "k", "k2", "DB", "x"},
 	}},
+	{name: "types/hrandfield-resp3", resp3: true, setup: [][]string{{"HSET", "h", "f", "v"}}, cmds: [][]string{
+		{"HRANDFIELD", "h", "1", "WITHVALUES"}, {"HRANDFIELD", "h", "-3", "WITHVALUES"}, {"HRANDFIELD", "h", "-2"}, {"HRANDFIELD", "none", "2", "WITHVALUES"},
+	}},
+	// In RESP2 the in-process target reads a null array and a null bulk
+	// string alike, so only BLMOVE's and BRPOPLPUSH's nulls are compared.
+	{name: "types/blocking-in-multi", cmds: append([][]string{
+		{"MULTI"}, {"BLMOVE", "l", "m", "LEFT", "LEFT", "0"}, {"BRPOPLPUSH", "l", "m", "0"}, {"EXEC"}}, blockingInMulti[8:]...)},
+	{name: "types/blocking-in-multi-resp3", resp3: true, cmds: blockingInMulti},
 	{name: "types/incrbyfloat-long-double", setup: [][]string{{"SET", "f", "500.1"}, {"HSET", "h", "f", "500.1"}, {"SET", "big", "100000000000000000000"}}, cmds: [][]string{
 		{"INCRBYFLOAT", "f", "12"}, {"HINCRBYFLOAT", "h", "f", "12"}, {"INCRBYFLOAT", "big", "1"},
 		{"INCRBYFLOAT", "z", "0.024390243902439025"}, {"INCRBYFLOAT", "z", "-0.024390243902439025"}, {"GET", "z"},

@@ -637,8 +637,12 @@ func (m *Miniredis) cmdHrandfield(c *server.Peer, cmd string, args []string) {
 		}
 
 		if opts.withValues {
-			peer.WriteMapLen(len(members))
+			// scriptgen: RESP3 gets an array of [field, value] pairs, as
+			// Redis 7.0 sends it, not a map (Redis's suite, type/hash,
+			// "HRANDFIELD with RESP3"; a negative count repeats fields).
+			pairsLen(peer, len(members), peer.Resp3)
 			for _, m := range members {
+				pair(peer, peer.Resp3)
 				peer.WriteBulk(m)
 				peer.WriteBulk(db.hashGet(opts.key, m))
 			}

@@ -935,9 +935,7 @@ func (m *Miniredis) cmdBrpoplpush(c *server.Peer, cmd string, args []string) {
 			c.WriteBulk(elem)
 			return true
 		},
-		func(c *server.Peer) {
-			nullArray(c) // scriptgen: the timeout, RESP3's null in RESP3
-		},
+		moveTimeout(c), // scriptgen
 	)
 }
 
@@ -1064,8 +1062,18 @@ func (m *Miniredis) cmdBlmove(c *server.Peer, cmd string, args []string) {
 			c.WriteBulk(elem)
 			return true
 		},
-		func(c *server.Peer) {
-			nullArray(c) // scriptgen: the timeout, RESP3's null in RESP3
-		},
+		moveTimeout(c), // scriptgen
 	)
+}
+
+// moveTimeout is BLMOVE's and BRPOPLPUSH's answer when nothing came: a
+// null array when their time is up, as for the other blocking commands,
+// but a null bulk string in MULTI, where Redis does not let them block
+// (blmoveGenericCommand's addReplyNull; redis-server 7.0.15 answers "$-1"
+// in EXEC's array). scriptgen: upstream sent "*-1" for both.
+func moveTimeout(c *server.Peer) func(*server.Peer) {
+	if inTx(getCtx(c)) {
+		return func(c *server.Peer) { c.WriteNull() }
+	}
+	return nullArray
 }
