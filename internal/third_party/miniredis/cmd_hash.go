@@ -621,18 +621,19 @@ func (m *Miniredis) cmdHrandfield(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		if len(members) > abs(opts.count) {
-			members = members[:abs(opts.count)]
-		}
 		switch {
 		case opts.count >= 0:
 			// if count is positive there can't be duplicates, and the length is restricted
-		case opts.count < 0:
-			// if count is negative there can be duplicates, but length will match
-			if len(members) > 0 {
-				for len(members) < -opts.count {
-					members = append(members, members[m.randIntn(len(members))])
-				}
+			members = members[:min(len(members), opts.count)]
+		case len(members) > 0:
+			// scriptgen: with a negative count, each pick is any field,
+			// as in Redis; upstream drew the repeats from the picks made
+			// so far (an urn that favours early picks: Redis's suite,
+			// type/hash, "HRANDFIELD with <count>", chi-square test).
+			fields := members
+			members = make([]string, -opts.count)
+			for i := range members {
+				members[i] = fields[m.randIntn(len(fields))]
 			}
 		}
 
