@@ -10,7 +10,12 @@
 
 package miniredis
 
-import "github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+)
 
 // blockWaiter is one client waiting in blocking.
 type blockWaiter struct {
@@ -91,4 +96,46 @@ func nullArray(c *server.Peer) {
 		return
 	}
 	c.WriteLen(-1)
+}
+
+// cmdClientUnblock is CLIENT UNBLOCK id [TIMEOUT|ERROR]: it ends the wait
+// of the client with that id, as if its time were up (a null array,
+// Redis's replyToBlockedClientTimedOut) or with Redis's UNBLOCKED error,
+// and answers 1, or 0 when no such client waits. The reason is read
+// before the id, as in Redis (networking.c).
+func (m *Miniredis) cmdClientUnblock(c *server.Peer, args []string) {
+	withError := false
+	if len(args) > 2 {
+		c.WriteError("ERR unknown subcommand or wrong number of arguments for 'unblock'. Try CLIENT HELP.")
+		return
+	}
+	if len(args) == 2 {
+		switch strings.ToUpper(args[1]) {
+		case "TIMEOUT":
+		case "ERROR":
+			withError = true
+		default:
+			c.WriteError("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR")
+			return
+		}
+	}
+	id, err := strconv.ParseInt(args[0], 10, 64)
+	if err != nil || !isRedisInteger(args[0]) {
+		c.WriteError(msgInvalidInt)
+		return
+	}
+	for _, w := range m.blockq {
+		if w.done || clientID(w.c) != id {
+			continue
+		}
+		w.done = true
+		if withError {
+			w.c.WriteError("UNBLOCKED client unblocked via CLIENT UNBLOCK")
+		} else {
+			nullArray(w.c)
+		}
+		c.WriteInt(1)
+		return
+	}
+	c.WriteInt(0)
 }

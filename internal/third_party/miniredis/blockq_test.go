@@ -98,3 +98,40 @@ func TestBlockedTimeoutRESP3(t *testing.T) {
 		mustDo(t, c, append(cmd, proto.NilResp3)...)
 	}
 }
+
+// TestClientUnblock: CLIENT UNBLOCK ends a wait as if its time were up,
+// or with Redis's UNBLOCKED error (Redis's suite, type/list, "client
+// unblock tests"); the replies and texts are redis-server 7.0.15's.
+func TestClientUnblock(t *testing.T) {
+	s, c := runWithClient(t)
+	rd, err := proto.Dial(s.Addr())
+	ok(t, err)
+	defer rd.Close()
+	res, err := rd.Do("CLIENT", "ID")
+	ok(t, err)
+	id := strings.TrimSuffix(strings.TrimPrefix(res, ":"), "\r\n")
+	for _, tc := range []struct{ how, want string }{
+		{"", proto.NilList}, {"TIMEOUT", proto.NilList}, {"error", proto.Error("UNBLOCKED client unblocked via CLIENT UNBLOCK")},
+	} {
+		got := make(chan string, 1)
+		go func() {
+			res, err := rd.Do("BLPOP", "l", "0")
+			if err != nil {
+				res = err.Error()
+			}
+			got <- res
+		}()
+		waitBlocked(t, c, 1)
+		cmd := []string{"CLIENT", "UNBLOCK", id}
+		if tc.how != "" {
+			cmd = append(cmd, tc.how)
+		}
+		mustDo(t, c, append(cmd, proto.Int(1))...)
+		equals(t, tc.want, <-got)
+	}
+	mustDo(t, c, "CLIENT", "UNBLOCK", id, proto.Int(0))
+	mustDo(t, c, "CLIENT", "UNBLOCK", "asd", proto.Error(msgInvalidInt))
+	mustDo(t, c, "CLIENT", "UNBLOCK", "asd", "foo", proto.Error("ERR CLIENT UNBLOCK reason should be TIMEOUT or ERROR"))
+	mustDo(t, c, "CLIENT", "UNBLOCK", "1", "timeout", "x",
+		proto.Error("ERR unknown subcommand or wrong number of arguments for 'unblock'. Try CLIENT HELP."))
+}
