@@ -226,16 +226,16 @@
 // TestRandomCommands (package integration) sends random sequences of some
 // 100 command forms with such edge arguments to a redis-server and to the
 // engine, directly and through redis.pcall, in RESP2 and RESP3, and
-// compares every reply and the keyspace. Known to remain: a double's digits in RESP2 replies (Redis
-// 7.0 prints scores with %.17g, 1.4999999999999999e-07, miniredis the
-// shortest form, 1.5e-7; both read back as the same number);
-// INCRBYFLOAT's long double beyond 2^53; floats written with a leading
-// space or in hex, which strtod reads in score ranges; weights times
-// infinite scores, which miniredis aggregates otherwise; the order in
+// compares every reply and the keyspace. Scores are answered as Redis
+// 7.0's addReplyDouble writes them, "%.17g" (1.4999999999999999e-07, and
+// 9.2233720368547758e+18 for ZINCRBY's 2^63; miniredis wrote the shortest
+// form, as Redis 7.2 does), and INCRBYFLOAT computes in the machine's long
+// double, as redis-server beside it does (x87's 64 bits on amd64).
+// Known to remain: floats written with a leading
+// space or in hex, which strtod reads in score ranges; the order in
 // which other commands check arguments, key and type when more than one
 // is wrong (TestGrammarCommands's known list names those left); commands
-// miniredis lacks (ZDIFFSTORE, OBJECT ENCODING, …), which are unknown
-// here; and XGROUP
+// miniredis lacks, which are unknown here; and XGROUP
 // CREATE … 0 recording "0" where Redis says 0-0, XINFO GROUPS listing
 // groups in map order, and XPENDING leaving out entries delivered after
 // the engine's clock (a payload from a server whose clock is ahead of the

@@ -49,9 +49,8 @@ var grammarKnown = map[string]string{
 	"xadd":      "Redis looks the key up (WRONGTYPE) before it reads the ID",
 	"xtrim":     "Redis reads an ID's parts with strtoull, which takes a '+'",
 	"xdel":      "Redis reads an ID's parts with strtoull, which takes a '+'",
-	"expire":    "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
-	"pexpire":   "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
-	"zincrby":   "scores beyond 2^53 are printed with %.17g by Redis, shortest here (transactional/doc.go)",
+	"expire":    "GT compares with the TTL, which the clocks see differently: the engine's stands still between commands, so an equal expiry is not greater",
+	"pexpire":   "GT compares with the TTL, which the clocks see differently: the engine's stands still between commands, so an equal expiry is not greater",
 	"ttl":       "the engine's clock stands still between commands; redis-server's moves",
 	"pttl":      "the engine's clock stands still between commands; redis-server's moves",
 }

@@ -94,6 +94,8 @@ func (m *Miniredis) cmdClient(c *server.Peer, cmd string, args []string) {
 			m.cmdClientList(c, args[1:])
 		case "KILL":
 			m.cmdClientKill(c, args[1:])
+		case "UNBLOCK":
+			m.cmdClientUnblock(c, args[1:]) // scriptgen: blockq.go
 		case "NO-EVICT":
 			switch strings.ToUpper(args[1]) {
 			case "ON", "OFF":

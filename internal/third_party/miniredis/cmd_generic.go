@@ -5,6 +5,7 @@ package miniredis
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -150,7 +151,8 @@ func makeCmdExpire(m *Miniredis, unix bool, d time.Duration) func(*server.Peer, 
 				return
 			}
 			// > LT -- Set expiry only when the new expiry is less than current one
-			if opts.lt && ok && newTTL > oldTTL {
+			// (scriptgen: an equal one is kept, as in Redis; upstream set it)
+			if opts.lt && ok && newTTL >= oldTTL {
 				c.WriteInt(0)
 				return
 			}
@@ -367,14 +369,14 @@ func (m *Miniredis) cmdMove(c *server.Peer, cmd string, args []string) {
 	}
 
 	opts.key = args[0]
-	var err error
-	opts.targetDB, err = strconv.Atoi(args[1])
+	var msg string
+	opts.targetDB, msg = dbIndex(args[1])
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		// scriptgen: Redis's checks, at execution as in Redis: upstream
 		// took an unreadable index for 0 and any index past 15.
-		if err != nil {
-			c.WriteError(msgInvalidInt)
+		if msg != "" {
+			c.WriteError(msg)
 			return
 		}
 		if !validDB(opts.targetDB) {
@@ -581,4 +583,19 @@ func (m *Miniredis) cmdWait(c *server.Peer, cmd string, args []string) {
 	}
 	// WAIT always returns 0 when called on a standalone instance
 	c.WriteInt(0)
+}
+
+// dbIndex reads the database index of MOVE and COPY as Redis's
+// getIntFromObjectOrReply does: string2ll's integer, then an int's range,
+// each with its own text, or "" (scriptgen: upstream read any int64 and
+// gave both the first text; found by the grammar differential).
+func dbIndex(s string) (int, string) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	switch {
+	case !isRedisInteger(s) || err != nil:
+		return 0, msgInvalidInt
+	case n < math.MinInt32 || n > math.MaxInt32:
+		return 0, msgInt32Range
+	}
+	return int(n), ""
 }

@@ -461,7 +461,7 @@ func (m *Miniredis) cmdHincrbyfloat(c *server.Peer, cmd string, args []string) {
 		key:   args[0],
 		field: args[1],
 	}
-	delta, _, err := big.ParseFloat(args[2], 10, 128, 0)
+	delta, err := parseLongDouble(args[2]) // scriptgen: long double
 	if err != nil {
 		setDirty(c)
 		c.WriteError(msgInvalidFloat)
@@ -556,24 +556,29 @@ func (m *Miniredis) cmdHrandfield(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		if len(members) > abs(opts.count) {
-			members = members[:abs(opts.count)]
-		}
 		switch {
 		case opts.count >= 0:
 			// if count is positive there can't be duplicates, and the length is restricted
-		case opts.count < 0:
-			// if count is negative there can be duplicates, but length will match
-			if len(members) > 0 {
-				for len(members) < -opts.count {
-					members = append(members, members[m.randIntn(len(members))])
-				}
+			members = members[:min(len(members), opts.count)]
+		case len(members) > 0:
+			// scriptgen: with a negative count, each pick is any field,
+			// as in Redis; upstream drew the repeats from the picks made
+			// so far (an urn that favours early picks: Redis's suite,
+			// type/hash, "HRANDFIELD with <count>", chi-square test).
+			fields := members
+			members = make([]string, -opts.count)
+			for i := range members {
+				members[i] = fields[m.randIntn(len(fields))]
 			}
 		}
 
 		if opts.withValues {
-			peer.WriteMapLen(len(members))
+			// scriptgen: RESP3 gets an array of [field, value] pairs, as
+			// Redis 7.0 sends it, not a map (Redis's suite, type/hash,
+			// "HRANDFIELD with RESP3"; a negative count repeats fields).
+			pairsLen(peer, len(members), peer.Resp3)
 			for _, m := range members {
+				pair(peer, peer.Resp3)
 				peer.WriteBulk(m)
 				peer.WriteBulk(db.hashGet(opts.key, m))
 			}

@@ -5,7 +5,6 @@ package miniredis
 import (
 	"errors"
 	"fmt"
-	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -162,21 +161,16 @@ func (m *Miniredis) cmdCopy(c *server.Peer, cmd string, args []string) {
 			case opt == "replace":
 				replace = true
 			case opt == "db" && j+1 < len(args):
-				// getIntFromObjectOrReply: string2ll, then an int's range.
-				n, ok := parseInt64(args[j+1])
-				if !ok {
-					c.WriteError(msgInvalidInt)
+				n, msg := dbIndex(args[j+1]) // scriptgen
+				if msg != "" {
+					c.WriteError(msg)
 					return
 				}
-				if n < math.MinInt32 || n > math.MaxInt32 {
-					c.WriteError(msgIntRange)
-					return
-				}
-				if !validDB(int(n)) {
+				if !validDB(n) {
 					c.WriteError(msgDBIndexOutOfRange)
 					return
 				}
-				dst = m.DBLocked(int(n))
+				dst = m.DBLocked(n)
 				j++
 			default:
 				c.WriteError(msgSyntaxError)

@@ -79,8 +79,10 @@ func (m *Miniredis) cmdBXpop(c *server.Peer, cmd string, args []string, lr leftr
 					continue
 				}
 				if db.t(key) != keyTypeList {
-					c.WriteError(msgWrongType)
-					return true
+					if m.wrongTypeWakes(c) { // scriptgen
+						return true
+					}
+					continue
 				}
 
 				if len(db.listKeys[key]) == 0 {
@@ -101,8 +103,7 @@ func (m *Miniredis) cmdBXpop(c *server.Peer, cmd string, args []string, lr leftr
 			return false
 		},
 		func(c *server.Peer) {
-			// timeout
-			c.WriteLen(-1)
+			nullArray(c) // scriptgen: the timeout, RESP3's null in RESP3
 		},
 	)
 }
@@ -388,11 +389,7 @@ func (m *Miniredis) cmdLmpop(c *server.Peer, cmd string, args []string) {
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		if !m.lmpop(c, ctx, keys, lr, count) {
-			if c.Resp3 {
-				c.WriteNull()
-			} else {
-				c.WriteLen(-1)
-			}
+			nullArray(c) // scriptgen: RESP3's null in RESP3
 		}
 	})
 }
@@ -411,23 +408,16 @@ func (m *Miniredis) cmdBlmpop(c *server.Peer, cmd string, args []string) {
 	if ok := optDuration(c, args[0], &timeout); !ok {
 		return
 	}
-	nullReply := func(c *server.Peer) {
-		if c.Resp3 {
-			c.WriteNull()
-		} else {
-			c.WriteLen(-1)
-		}
-	}
 	ctx := getCtx(c)
 	if ctx.nested {
 		if !m.lmpop(c, ctx, keys, lr, count) {
-			nullReply(c)
+			nullArray(c)
 		}
 		return
 	}
 	blocking(m, c, timeout,
 		func(c *server.Peer, ctx *connCtx) bool { return m.lmpop(c, ctx, keys, lr, count) },
-		nullReply)
+		nullArray)
 }
 
 func parseLmpop(c *server.Peer, args []string) ([]string, leftright, int, bool) {
@@ -489,8 +479,10 @@ func (m *Miniredis) lmpop(c *server.Peer, ctx *connCtx, keys []string, lr leftri
 			continue
 		}
 		if db.t(key) != keyTypeList {
-			c.WriteError(msgWrongType)
-			return true
+			if m.wrongTypeWakes(c) { // scriptgen
+				return true
+			}
+			continue
 		}
 		if len(db.listKeys[key]) == 0 {
 			continue
@@ -928,7 +920,10 @@ func (m *Miniredis) cmdBrpoplpush(c *server.Peer, cmd string, args []string) {
 			if !db.exists(opts.src) {
 				return false
 			}
-			if db.t(opts.src) != keyTypeList || (db.exists(opts.dst) && db.t(opts.dst) != keyTypeList) {
+			if db.t(opts.src) != keyTypeList { // scriptgen
+				return m.wrongTypeWakes(c)
+			}
+			if db.exists(opts.dst) && db.t(opts.dst) != keyTypeList {
 				c.WriteError(msgWrongType)
 				return true
 			}
@@ -940,10 +935,7 @@ func (m *Miniredis) cmdBrpoplpush(c *server.Peer, cmd string, args []string) {
 			c.WriteBulk(elem)
 			return true
 		},
-		func(c *server.Peer) {
-			// timeout
-			c.WriteLen(-1)
-		},
+		moveTimeout(c), // scriptgen
 	)
 }
 
@@ -1032,7 +1024,10 @@ func (m *Miniredis) cmdBlmove(c *server.Peer, cmd string, args []string) {
 			if !db.exists(opts.src) {
 				return false
 			}
-			if db.t(opts.src) != keyTypeList || (db.exists(opts.dst) && db.t(opts.dst) != keyTypeList) {
+			if db.t(opts.src) != keyTypeList { // scriptgen
+				return m.wrongTypeWakes(c)
+			}
+			if db.exists(opts.dst) && db.t(opts.dst) != keyTypeList {
 				c.WriteError(msgWrongType)
 				return true
 			}
@@ -1067,9 +1062,18 @@ func (m *Miniredis) cmdBlmove(c *server.Peer, cmd string, args []string) {
 			c.WriteBulk(elem)
 			return true
 		},
-		func(c *server.Peer) {
-			// timeout
-			c.WriteLen(-1)
-		},
+		moveTimeout(c), // scriptgen
 	)
+}
+
+// moveTimeout is BLMOVE's and BRPOPLPUSH's answer when nothing came: a
+// null array when their time is up, as for the other blocking commands,
+// but a null bulk string in MULTI, where Redis does not let them block
+// (blmoveGenericCommand's addReplyNull; redis-server 7.0.15 answers "$-1"
+// in EXEC's array). scriptgen: upstream sent "*-1" for both.
+func moveTimeout(c *server.Peer) func(*server.Peer) {
+	if inTx(getCtx(c)) {
+		return func(c *server.Peer) { c.WriteNull() }
+	}
+	return nullArray
 }

@@ -367,13 +367,13 @@ func TestSrandmember(t *testing.T) {
 	// Positive count
 	mustDo(t, c,
 		"SRANDMEMBER", "s", "2",
-		proto.Strings("noot", "mies"),
+		proto.Strings("mies", "aap"), // scriptgen: seeded order of a Fisher-Yates shuffle
 	)
 
 	// Negative count
 	mustDo(t, c,
 		"SRANDMEMBER", "s", "-2",
-		proto.Strings("aap", "mies"),
+		proto.Strings("mies", "mies"), // scriptgen: seeded order of a Fisher-Yates shuffle
 	)
 
 	// a nonexisting key

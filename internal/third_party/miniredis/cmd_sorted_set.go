@@ -46,6 +46,7 @@ func commandsSortedSet(m *Miniredis) {
 	m.srv.Register("ZPOPMAX", m.cmdZpopmax(true))
 	m.srv.Register("ZPOPMIN", m.cmdZpopmax(false))
 	m.srv.Register("ZRANDMEMBER", m.cmdZrandmember, server.ReadOnlyOption())
+	commandsZsetOps(m) // scriptgen
 }
 
 // ZADD
@@ -163,8 +164,15 @@ outer:
 					c.WriteNull()
 					return
 				}
+				// scriptgen: GT and LT compare the incremented score with
+				// the old one, and a score they keep is a nil reply, as in
+				// Redis's zsetAdd; upstream ignored them with INCR.
+				if old, ok := db.sortedsetKeys[opts.key][member]; ok && (opts.lt && old+delta >= old || opts.gt && old+delta <= old) {
+					c.WriteNull()
+					return
+				}
 				newScore := db.ssetIncrby(opts.key, member, delta)
-				c.WriteFloat(newScore)
+				writeDouble(c, newScore)
 			}
 			return
 		}
@@ -304,7 +312,7 @@ func (m *Miniredis) cmdZincrby(c *server.Peer, cmd string, args []string) {
 			return
 		}
 		newScore := db.ssetIncrby(opts.key, opts.member, opts.delta)
-		c.WriteFloat(newScore)
+		writeDouble(c, newScore)
 	})
 }
 
@@ -413,7 +421,8 @@ func (m *Miniredis) makeCmdZinter(store bool) func(c *server.Peer, cmd string, a
 			// present in every set.
 			sset := map[string]float64{}
 			counts := map[string]int{}
-			for i, key := range opts.Keys {
+			for pos, i := range bySize(db, opts.Keys) { // scriptgen: in Redis's order
+				key := opts.Keys[i]
 				if !db.exists(key) {
 					continue
 				}
@@ -433,7 +442,8 @@ func (m *Miniredis) makeCmdZinter(store bool) func(c *server.Peer, cmd string, a
 				}
 				for member, score := range set {
 					if opts.WithWeights {
-						score *= opts.Weights[i]
+						// scriptgen: Redis turns NaN into 0 in the first set only.
+						score = zweighted(score, opts.Weights[i], pos == 0)
 					}
 					counts[member]++
 					old, ok := sset[member]
@@ -441,20 +451,7 @@ func (m *Miniredis) makeCmdZinter(store bool) func(c *server.Peer, cmd string, a
 						sset[member] = score
 						continue
 					}
-					switch opts.Aggregate {
-					default:
-						panic("Invalid aggregate")
-					case "sum":
-						sset[member] += score
-					case "min":
-						if score < old {
-							sset[member] = score
-						}
-					case "max":
-						if score > old {
-							sset[member] = score
-						}
-					}
+					sset[member] = zaggregate(old, score, opts.Aggregate) // scriptgen
 				}
 			}
 			for key, count := range counts {
@@ -482,7 +479,7 @@ func (m *Miniredis) makeCmdZinter(store bool) func(c *server.Peer, cmd string, a
 				}
 				c.WriteBulk(l)
 				if opts.WithScores {
-					c.WriteFloat(sset[l])
+					writeScore(c, sset[l])
 				}
 			}
 		})
@@ -799,7 +796,7 @@ func (m *Miniredis) makeCmdZrank(reverse bool) server.Cmd {
 			if withScore {
 				c.WriteLen(2)
 				c.WriteInt(rank)
-				c.WriteFloat(db.ssetScore(key, member))
+				writeScore(c, db.ssetScore(key, member))
 			} else {
 				c.WriteInt(rank)
 			}
@@ -1007,7 +1004,7 @@ func (m *Miniredis) cmdZscore(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		c.WriteFloat(db.ssetScore(key, member))
+		writeScore(c, db.ssetScore(key, member))
 	})
 }
 
@@ -1041,7 +1038,7 @@ func (m *Miniredis) cmdZMscore(c *server.Peer, cmd string, args []string) {
 				c.WriteNull()
 				continue
 			}
-			c.WriteFloat(db.ssetScore(key, member))
+			writeScore(c, db.ssetScore(key, member))
 		}
 	})
 }
@@ -1219,7 +1216,7 @@ func (m *Miniredis) cmdZunion(c *server.Peer, cmd string, args []string) {
 			}
 			c.WriteBulk(el.member)
 			if withScores {
-				c.WriteFloat(el.score)
+				writeScore(c, el.score)
 			}
 		}
 	})
@@ -1330,7 +1327,8 @@ func (opts *zunionOptions) parseArgs(args []string, numKeys int) error {
 
 func executeZUnion(db *RedisDB, opts zunionOptions) (sortedSet, error) {
 	sset := sortedSet{}
-	for i, key := range opts.Keys {
+	for _, i := range bySize(db, opts.Keys) { // scriptgen: in Redis's order
+		key := opts.Keys[i]
 		if !db.exists(key) {
 			continue
 		}
@@ -1350,27 +1348,14 @@ func executeZUnion(db *RedisDB, opts zunionOptions) (sortedSet, error) {
 
 		for member, score := range set {
 			if opts.WithWeights {
-				score *= opts.Weights[i]
+				score = zweighted(score, opts.Weights[i], true) // scriptgen
 			}
 			old, ok := sset[member]
 			if !ok {
 				sset[member] = score
 				continue
 			}
-			switch opts.Aggregate {
-			default:
-				panic("Invalid aggregate")
-			case "sum":
-				sset[member] += score
-			case "min":
-				if score < old {
-					sset[member] = score
-				}
-			case "max":
-				if score > old {
-					sset[member] = score
-				}
-			}
+			sset[member] = zaggregate(old, score, opts.Aggregate) // scriptgen
 		}
 	}
 
@@ -1385,7 +1370,7 @@ func (m *Miniredis) cmdZscan(c *server.Peer, cmd string, args []string) {
 		c.WriteLen(len(page) * 2)
 		for _, k := range page {
 			c.WriteBulk(k)
-			c.WriteFloat(db.ssetScore(key, k))
+			writeScore(c, db.ssetScore(key, k))
 		}
 	})
 }
@@ -1452,7 +1437,7 @@ func (m *Miniredis) cmdZpopmax(reverse bool) server.Cmd {
 				}
 				c.WriteBulk(el)
 				if withScores {
-					c.WriteFloat(db.ssetScore(key, el))
+					writeScore(c, db.ssetScore(key, el))
 				}
 				db.ssetRem(key, el)
 			}
@@ -1473,11 +1458,7 @@ func (m *Miniredis) cmdZmpop(c *server.Peer, cmd string, args []string) {
 
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		if !m.zmpop(c, ctx, keys, reverse, count) {
-			if c.Resp3 { // scriptgen: a RESP3 null, as LMPOP's and Redis's
-				c.WriteNull()
-			} else {
-				c.WriteLen(-1)
-			}
+			nullArray(c) // scriptgen: RESP3's null in RESP3
 		}
 	})
 }
@@ -1534,8 +1515,10 @@ func (m *Miniredis) zmpop(c *server.Peer, ctx *connCtx, keys []string, reverse b
 			continue
 		}
 		if db.t(key) != keyTypeSortedSet {
-			c.WriteError(msgWrongType)
-			return true
+			if m.wrongTypeWakes(c) { // scriptgen
+				return true
+			}
+			continue
 		}
 
 		members := db.ssetMembers(key)
@@ -1555,7 +1538,7 @@ func (m *Miniredis) zmpop(c *server.Peer, ctx *connCtx, keys []string, reverse b
 		for _, member := range members {
 			c.WriteLen(2)
 			c.WriteBulk(member)
-			c.WriteFloat(db.ssetScore(key, member))
+			writeScore(c, db.ssetScore(key, member))
 			db.ssetRem(key, member)
 		}
 		if db.t(key) == keyTypeSortedSet {
@@ -1583,11 +1566,7 @@ func (m *Miniredis) cmdBzmpop(c *server.Peer, cmd string, args []string) {
 	ctx := getCtx(c)
 	if ctx.nested {
 		if !m.zmpop(c, ctx, keys, reverse, count) {
-			if c.Resp3 { // scriptgen: a RESP3 null, as LMPOP's and Redis's
-				c.WriteNull()
-			} else {
-				c.WriteLen(-1)
-			}
+			nullArray(c) // scriptgen: RESP3's null in RESP3
 		}
 		return
 	}
@@ -1599,9 +1578,7 @@ func (m *Miniredis) cmdBzmpop(c *server.Peer, cmd string, args []string) {
 		func(c *server.Peer, ctx *connCtx) bool {
 			return m.zmpop(c, ctx, keys, reverse, count)
 		},
-		func(c *server.Peer) {
-			c.WriteLen(-1)
-		},
+		nullArray, // scriptgen: the timeout, RESP3's null in RESP3
 	)
 }
 
@@ -1641,8 +1618,10 @@ func (m *Miniredis) cmdBzpop(c *server.Peer, cmd string, args []string, reverse 
 					continue
 				}
 				if db.t(key) != keyTypeSortedSet {
-					c.WriteError(msgWrongType)
-					return true
+					if m.wrongTypeWakes(c) { // scriptgen
+						return true
+					}
+					continue
 				}
 
 				members := db.ssetMembers(key)
@@ -1660,14 +1639,13 @@ func (m *Miniredis) cmdBzpop(c *server.Peer, cmd string, args []string, reverse 
 				c.WriteLen(3)
 				c.WriteBulk(key)
 				c.WriteBulk(member)
-				c.WriteFloat(score)
+				writeScore(c, score)
 				return true
 			}
 			return false
 		},
 		func(c *server.Peer) {
-			// timeout
-			c.WriteLen(-1)
+			nullArray(c) // scriptgen: the timeout, RESP3's null in RESP3
 		},
 	)
 }
@@ -1760,7 +1738,7 @@ func (m *Miniredis) cmdZrandmember(c *server.Peer, cmd string, args []string) {
 			for _, m := range members {
 				pair(c, c.Resp3)
 				c.WriteBulk(m)
-				c.WriteFloat(db.ssetScore(opts.key, m))
+				writeScore(c, db.ssetScore(opts.key, m))
 			}
 			return
 		}
@@ -1815,7 +1793,7 @@ func runRange(m *Miniredis, c *server.Peer, cctx *connCtx, opts optsRange) {
 		}
 		c.WriteBulk(el.member)
 		if opts.WithScores {
-			c.WriteFloat(el.score)
+			writeScore(c, el.score)
 		}
 	}
 }
@@ -1905,7 +1883,7 @@ func runRangeByScore(m *Miniredis, c *server.Peer, cctx *connCtx, opts optsRange
 		}
 		c.WriteBulk(el.member)
 		if opts.WithScores {
-			c.WriteFloat(el.score)
+			writeScore(c, el.score)
 		}
 	}
 }

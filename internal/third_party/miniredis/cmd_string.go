@@ -515,7 +515,7 @@ func (m *Miniredis) cmdIncrbyfloat(c *server.Peer, cmd string, args []string) {
 	}
 
 	key := args[0]
-	delta, _, err := big.ParseFloat(args[1], 10, 128, 0)
+	delta, _, err := big.ParseFloat(args[1], 10, longDoubleBits, big.ToNearestEven) // scriptgen: long double (longdouble.go)
 	if err != nil {
 		setDirty(c)
 		c.WriteError(msgInvalidFloat)

@@ -217,11 +217,10 @@ func (db *RedisDB) stringIncr(k string, delta int) (int, error) {
 
 // change float key value
 func (db *RedisDB) stringIncrfloat(k string, delta *big.Float) (*big.Float, error) {
-	v := big.NewFloat(0.0)
-	v.SetPrec(128)
+	v := new(big.Float).SetPrec(longDoubleBits) // scriptgen: long double, as Redis
 	if sv, ok := db.stringKeys[k]; ok {
 		var err error
-		v, _, err = big.ParseFloat(sv, 10, 128, 0)
+		v, err = parseLongDouble(sv)
 		if err != nil {
 			return nil, ErrFloatValueError
 		}
@@ -426,12 +425,11 @@ func (db *RedisDB) hashIncr(key, field string, delta int) (int, error) {
 
 // hashIncrfloat changes float key value
 func (db *RedisDB) hashIncrfloat(key, field string, delta *big.Float) (*big.Float, error) {
-	v := big.NewFloat(0.0)
-	v.SetPrec(128)
+	v := new(big.Float).SetPrec(longDoubleBits) // scriptgen: long double, as Redis
 	if h, ok := db.hashKeys[key]; ok {
 		if f, ok := h[field]; ok {
 			var err error
-			v, _, err = big.ParseFloat(f, 10, 128, 0)
+			v, err = parseLongDouble(f)
 			if err != nil {
 				return nil, ErrFloatValueError
 			}
@@ -571,7 +569,10 @@ func (db *RedisDB) ssetIncrby(k, m string, delta float64) float64 {
 	}
 
 	old, had := ss.get(m)
-	v := old + delta
+	v := delta // scriptgen: a new member's score is the increment, -0 too
+	if had {
+		v += old
+	}
 	ss.set(v, m)
 	db.ssetChanged(k, ss, m, old, had, v, true)
 	db.incr(k)

@@ -65,19 +65,20 @@ func patternRE(k string) *regexp.Regexp {
 }
 
 // matchKeys filters only matching keys.
-// The returned boolean is whether the match pattern was valid
+// The returned boolean is whether the match pattern was valid: always, as
+// in Redis (scriptgen: matched by stringMatch, Redis's own rules; upstream
+// compiled a regexp and refused patterns such as "[").
 func matchKeys(keys []string, match string) ([]string, bool) {
-	re := patternRE(match)
-	if re == nil {
-		// Special case: the given pattern won't match anything or is invalid.
-		return nil, false
+	// KEYS and SCAN take "*" for no pattern, as the empty key, which
+	// stringmatchlen does not match with "*", comes back too.
+	if match == "*" {
+		return keys, true
 	}
 	var res []string
 	for _, k := range keys {
-		if !re.MatchString(k) {
-			continue
+		if stringMatch(match, k) {
+			res = append(res, k)
 		}
-		res = append(res, k)
 	}
 	return res, true
 }

@@ -83,6 +83,10 @@ const (
 	msgNXandXXGTLT          = "ERR NX and XX, GT or LT options at the same time are not compatible"
 )
 
+// msgInt32Range is getIntFromObjectOrReply's text for an integer past an
+// int (scriptgen: MOVE and COPY's database index, dbIndex).
+const msgInt32Range = "ERR value is out of range, value must between -2147483648 and 2147483647"
+
 // scriptgen: Redis 7.0's texts that upstream does not have, verbatim where
 // Redis has them, and the engine's own where it refuses what Redis serves.
 const (
@@ -91,7 +95,6 @@ const (
 	msgBadIdleTime = "ERR Invalid IDLETIME value, must be >= 0"
 	msgBadFreq     = "ERR Invalid FREQ value, must be >= 0 and <= 255"
 	msgSameObject  = "ERR source and destination objects are the same"
-	msgIntRange    = "ERR value is out of range, value must between -2147483648 and 2147483647"
 	// BITFIELD's (bitfieldGeneric).
 	msgBitfieldRO       = "ERR BITFIELD_RO only supports the GET subcommand"
 	msgBitfieldOverflow = "ERR Invalid OVERFLOW type specified"
@@ -279,27 +282,23 @@ func blocking(
 		m.Lock()
 		defer m.Unlock()
 	}
-	for {
-		if c.Closed() {
-			return
-		}
-
-		if m.Ctx.Err() != nil {
-			return
-		}
-
-		done := cb(c, ctx)
-		if done {
-			return
-		}
-
-		if timedOut {
-			onTimeout(c)
-			return
-		}
-
-		m.signal.Wait()
+	if c.Closed() || m.Ctx.Err() != nil || cb(c, ctx) {
+		return
 	}
+	// scriptgen: queued, so that clients are served in the order they
+	// blocked, as Redis does (blockq.go); each woke and raced for the lock.
+	w := m.block(c, ctx, cb)
+	defer m.unblock(w)
+	for !timedOut {
+		m.signal.Wait()
+		if c.Closed() || m.Ctx.Err() != nil {
+			return
+		}
+		if m.serveBlocked(); w.done {
+			return
+		}
+	}
+	onTimeout(c)
 }
 
 func setCondTimer(ctx context.Context, sig *sync.Cond, timedOut *bool, timeout time.Duration) {
@@ -324,7 +323,12 @@ func formatBig(v *big.Float) string {
 	// if math.IsInf(v, -1) {
 	// return "-inf"
 	// }
-	return stripZeros(fmt.Sprintf("%.17f", v))
+	// scriptgen: ld2string writes a result that rounds to zero from below
+	// as "0", not "-0" (Redis's suite, type/incr: "No negative zero").
+	if s := stripZeros(fmt.Sprintf("%.17f", v)); s != "-0" {
+		return s
+	}
+	return "0"
 }
 
 func stripZeros(sv string) string {
