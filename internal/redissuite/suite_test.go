@@ -154,7 +154,12 @@ func runtest(t *testing.T, src, unit, addr string) Run {
 	ctx, cancel := context.WithTimeout(context.Background(), *unitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "./runtest", "--host", host, "--port", port, "--single", "unit/"+unit,
-		"--tags", "-slow", "--durable", "--clients", "1", "--timeout", fmt.Sprint(int(unitTimeout.Seconds())))
+		"--tags", "-slow", "--durable", "--clients", "1", "--timeout", fmt.Sprint(int(unitTimeout.Seconds())),
+		// runtest's own port for its clients is the first free one below
+		// --baseport by a check that binds all addresses, not the
+		// loopback it then listens on: two runs at once both pick 21079
+		// and the second fails. A base per process keeps runs apart.
+		"--baseport", fmt.Sprint(22000+os.Getpid()%500*64))
 	cmd.Dir = src
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }

@@ -208,7 +208,9 @@ func withTx(
 	}
 
 	if inTx(ctx) {
-		addTxCmd(ctx, cb)
+		// scriptgen: INFO commandstats counts it when EXEC runs it.
+		counted := c.CountLater()
+		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) { counted(func() { cb(c, ctx) }) })
 		c.WriteInline("QUEUED")
 		return
 	}
