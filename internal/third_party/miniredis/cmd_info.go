@@ -128,7 +128,7 @@ func (m *Miniredis) infoSection(b *strings.Builder, name string) {
 		field("maxclients", 10000)
 		field("client_recent_max_input_buffer", 0)
 		field("client_recent_max_output_buffer", 0)
-		field("blocked_clients", 0)
+		field("blocked_clients", m.blockedClients)
 		field("tracking_clients", 0)
 		field("clients_in_timeout_table", 0)
 	case "memory":

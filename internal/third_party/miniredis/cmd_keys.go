@@ -265,7 +265,15 @@ func streamToRDB(sk *streamKey) (rdb.Value, error) {
 			s.LastID = id
 		}
 	}
-	s.EntriesAdded = uint64(len(s.Entries))
+	// scriptgen: the stream's own counts since it keeps them.
+	s.EntriesAdded = max(sk.entriesAdded, uint64(len(s.Entries)))
+	if sk.maxDeletedID != "" {
+		id, err := parseRDBID(sk.maxDeletedID)
+		if err != nil {
+			return nil, err
+		}
+		s.MaxDeletedID = id
+	}
 	names := make([]string, 0, len(sk.groups))
 	for name := range sk.groups {
 		names = append(names, name)
@@ -342,6 +350,10 @@ func streamFromRDB(s *rdb.Stream) *streamKey {
 		entries:         make([]StreamEntry, len(s.Entries)),
 		lastAllocatedID: s.LastID.String(),
 		groups:          make(map[string]*streamGroup, len(s.Groups)),
+		entriesAdded:    s.EntriesAdded,
+	}
+	if s.MaxDeletedID != (rdb.StreamID{}) {
+		sk.maxDeletedID = s.MaxDeletedID.String()
 	}
 	for i, en := range s.Entries {
 		sk.entries[i] = StreamEntry{ID: en.ID.String(), Values: append([]string(nil), en.Fields...)}

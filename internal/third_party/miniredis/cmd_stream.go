@@ -30,6 +30,7 @@ func commandsStream(m *Miniredis) {
 	m.srv.Register("XTRIM", m.cmdXtrim)
 	m.srv.Register("XAUTOCLAIM", m.cmdXautoclaim)
 	m.srv.Register("XCLAIM", m.cmdXclaim)
+	m.srv.Register("XSETID", m.cmdXsetid) // scriptgen: cmd_stream_meta.go
 }
 
 // XADD
@@ -83,7 +84,7 @@ func (m *Miniredis) cmdXadd(c *server.Peer, cmd string, args []string) {
 			s, _ = db.newStream(key)
 		}
 
-		newID, err := s.add(entryID, values, m.effectiveNow())
+		newID, err := s.add(entryID, values, m.effectiveNow(), m.nodeMax())
 		if err != nil {
 			switch err {
 			case errInvalidEntryID:
@@ -93,12 +94,7 @@ func (m *Miniredis) cmdXadd(c *server.Peer, cmd string, args []string) {
 			}
 			return
 		}
-		switch opts.strategy {
-		case "MAXLEN":
-			s.trim(opts.maxLen)
-		case "MINID":
-			s.trimBefore(opts.minID)
-		}
+		opts.apply(s, m.nodeMax())
 		db.incr(key)
 
 		c.WriteBulk(newID)
@@ -112,6 +108,34 @@ type streamTrim struct {
 	maxLen     int
 	minID      string
 	id         int // XADD: the ID's index in args
+	approx     bool
+	limit      int64 // LIMIT's count; -1 when none is given
+}
+
+// apply trims s as the options ask, as Redis 7.0 does: "~" removes whole
+// nodes only, at most LIMIT entries, or 100 nodes' worth when no LIMIT is
+// given (streamParseAddOrTrimArgsOrReply); it returns the count removed.
+func (t streamTrim) apply(s *streamKey, nodeMax int) int {
+	if t.strategy == "" {
+		return 0
+	}
+	limit := 0
+	if t.approx {
+		switch {
+		case t.limit >= 0:
+			limit = int(min(t.limit, math.MaxInt))
+		case nodeMax <= 0:
+			limit = 10000
+		default:
+			limit = min(100*nodeMax, 1000000)
+		}
+	}
+	return s.trimNodes(t.strategy == "MINID", t.maxLen, t.minID, t.approx, limit, nodeMax)
+}
+
+// nodeMax is stream-node-max-entries.
+func (m *Miniredis) nodeMax() int {
+	return int(min(m.ConfigInt("stream-node-max-entries"), math.MaxInt32))
 }
 
 // streamTrimArgs reads XADD's or XTRIM's arguments after the key as Redis
@@ -194,6 +218,7 @@ options:
 		}
 		break options
 	}
+	t.approx, t.limit = approx, limit
 	switch {
 	case limit > 0 && t.strategy == "":
 		return t, msgXtrimLimitNoStrategy
@@ -295,6 +320,10 @@ func (m *Miniredis) makeCmdXrange(reverse bool) server.Cmd {
 				c.WriteError(msgInvalidStreamID)
 				return
 			}
+			if msg := badExclusiveBound(opts.startExclusive, start, opts.endExclusive, end, reverse); msg != "" {
+				c.WriteError(msg)
+				return
+			}
 			count, err := strconv.Atoi(countArg)
 			if err != nil {
 				c.WriteError(msgInvalidInt)
@@ -380,6 +409,10 @@ func (m *Miniredis) cmdXgroup(c *server.Peer, cmd string, args []string) {
 		return
 	}
 
+	// scriptgen: Redis's subcommand arity first (XGROUP HELP xxx).
+	if !subcommandOK(c, cmd, args) {
+		return
+	}
 	subCmd, args := strings.ToLower(args[0]), args[1:]
 	switch subCmd {
 	case "create":
@@ -565,6 +598,9 @@ func (m *Miniredis) cmdXinfo(c *server.Peer, cmd string, args []string) {
 		return
 	}
 
+	if !subcommandOK(c, cmd, args) { // scriptgen: as XGROUP
+		return
+	}
 	subCmd, args := strings.ToUpper(args[0]), args[1:]
 	switch subCmd {
 	case "STREAM":
@@ -584,37 +620,6 @@ func (m *Miniredis) cmdXinfo(c *server.Peer, cmd string, args []string) {
 			subCmd,
 		))
 	}
-}
-
-// XINFO STREAM
-// Produces only part of full command output
-func (m *Miniredis) cmdXinfoStream(c *server.Peer, args []string) {
-	if len(args) < 1 {
-		setDirty(c)
-		c.WriteError(errWrongNumber("STREAM"))
-		return
-	}
-	key := args[0]
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-
-		s, err := db.stream(key)
-		if err != nil {
-			c.WriteError(err.Error())
-			return
-		}
-		if s == nil {
-			c.WriteError(msgKeyNotFound)
-			return
-		}
-
-		c.WriteMapLen(2)
-		c.WriteBulk("length")
-		c.WriteInt(len(s.entries))
-		c.WriteBulk("last-generated-id")
-		c.WriteBulk(s.lastAllocatedID)
-	})
 }
 
 // XINFO GROUPS
@@ -946,7 +951,7 @@ func (m *Miniredis) cmdXdel(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		n, err := s.delete(ids)
+		n, err := s.delete(ids, m.nodeMax())
 		if err != nil {
 			c.WriteError(err.Error())
 			return
@@ -1343,15 +1348,11 @@ func (m *Miniredis) cmdXtrim(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		switch opts.strategy {
-		case "MAXLEN":
-			entriesBefore := len(s.entries)
-			s.trim(opts.maxLen)
-			c.WriteInt(entriesBefore - len(s.entries))
-		case "MINID":
-			n := s.trimBefore(opts.minID)
-			c.WriteInt(n)
+		n := opts.apply(s, m.nodeMax())
+		if n > 0 {
+			db.incr(stream)
 		}
+		c.WriteInt(n)
 	})
 }
 

@@ -87,7 +87,8 @@ type Miniredis struct {
 	CtxCancel   context.CancelFunc
 	started     time.Time // scriptgen: INFO's uptime
 
-	cachedScripts func() int // scriptgen: see SetCachedScripts
+	cachedScripts  func() int // scriptgen: see SetCachedScripts
+	blockedClients int        // scriptgen: clients waiting in blocking(), under the lock
 }
 
 type txCmd func(*server.Peer, *connCtx)

@@ -23,65 +23,67 @@ const (
 )
 
 const (
-	msgWrongType            = "WRONGTYPE Operation against a key holding the wrong kind of value"
-	msgNotValidHllValue     = "WRONGTYPE Key is not a valid HyperLogLog string value."
-	msgInvalidInt           = "ERR value is not an integer or out of range"
-	msgIntOverflow          = "ERR increment or decrement would overflow"
-	msgInvalidFloat         = "ERR value is not a valid float"
-	msgInvalidMinMax        = "ERR min or max is not a float"
-	msgInvalidRangeItem     = "ERR min or max not valid string range item"
-	msgInvalidTimeout       = "ERR timeout is not a float or out of range"
-	msgInvalidRange         = "ERR value is out of range, must be positive"
-	msgSyntaxError          = "ERR syntax error"
-	msgKeyNotFound          = "ERR no such key"
-	msgOutOfRange           = "ERR index out of range"
-	msgInvalidCursor        = "ERR invalid cursor"
-	msgXXandNX              = "ERR XX and NX options at the same time are not compatible"
-	msgTimeoutNegative      = "ERR timeout is negative"
-	msgTimeoutIsOutOfRange  = "ERR timeout is out of range"
-	msgInvalidSETime        = "ERR invalid expire time in set"
-	msgInvalidSETEXTime     = "ERR invalid expire time in setex"
-	msgInvalidPSETEXTime    = "ERR invalid expire time in psetex"
-	msgInvalidKeysNumber    = "ERR Number of keys can't be greater than number of args"
-	msgNegativeKeysNumber   = "ERR Number of keys can't be negative"
-	msgFScriptUsage         = "ERR unknown subcommand or wrong number of arguments for '%s'. Try SCRIPT HELP."
-	msgFScriptUsageSimple   = "ERR unknown subcommand '%s'. Try SCRIPT HELP."
-	msgFPubsubUsage         = "ERR unknown subcommand or wrong number of arguments for '%s'. Try PUBSUB HELP."
-	msgFPubsubUsageSimple   = "ERR unknown subcommand '%s'. Try PUBSUB HELP."
-	msgConfigUnknown        = "ERR Unknown option or number of arguments for CONFIG SET - '%s'"
-	msgConfigSetFailed      = "ERR CONFIG SET failed (possibly related to argument '%s') - %s"
-	msgConfigNoFile         = "ERR The server is running without a config file"
-	msgFObjectUsage         = "ERR unknown subcommand '%s'. Try OBJECT HELP."
-	msgScriptFlush          = "ERR SCRIPT FLUSH only support SYNC|ASYNC option"
-	msgSingleElementPair    = "ERR INCR option supports a single increment-element pair"
-	msgGTLTandNX            = "ERR GT, LT, and/or NX options at the same time are not compatible"
-	msgInvalidStreamID      = "ERR Invalid stream ID specified as stream command argument"
-	msgStreamIDTooSmall     = "ERR The ID specified in XADD is equal or smaller than the target stream top item"
-	msgStreamIDZero         = "ERR The ID specified in XADD must be greater than 0-0"
-	msgNoScriptFound        = "NOSCRIPT No matching script. Please use EVAL."
-	msgUnsupportedUnit      = "ERR unsupported unit provided. please use M, KM, FT, MI"
-	msgXreadUnbalanced      = "ERR Unbalanced 'xread' list of streams: for each stream key an ID or '$' must be specified."
-	msgXgroupKeyNotFound    = "ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically."
-	msgXtrimInvalidMaxLen   = msgInvalidInt // scriptgen: one text
-	msgXtrimInvalidLimit    = "ERR syntax error, LIMIT cannot be used without the special ~ option"
-	msgXtrimLimitNoStrategy = "ERR syntax error, LIMIT cannot be used without specifying a trimming strategy"  // scriptgen
-	msgXtrimNoStrategy      = "ERR syntax error, XTRIM must be called with a trimming strategy"                // scriptgen
-	msgXtrimMaxlenMinid     = "ERR syntax error, MAXLEN and MINID options at the same time are not compatible" // scriptgen
-	msgLimitNegative        = "ERR The LIMIT argument must be >= 0."                                           // scriptgen
-	msgDBIndexOutOfRange    = "ERR DB index is out of range"
-	msgWithscoresBylex      = "ERR syntax error, WITHSCORES not supported in combination with BYLEX" // scriptgen
-	msgLimitCombination     = "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX"
-	msgRankIsZero           = "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list"
-	msgCountIsNegative      = "ERR COUNT can't be negative"
-	msgMaxLengthIsNegative  = "ERR MAXLEN can't be negative"
-	msgLimitIsNegative      = "ERR LIMIT can't be negative"
-	msgMemorySubcommand     = "ERR unknown subcommand '%s'. Try MEMORY HELP."
-	msgNumFieldsParameter   = "ERR The `numfields` parameter must match the number of arguments"
-	msgNumFieldsInvalid     = "ERR Parameter `numFields` should be greater than 0"
-	msgNumFieldsPositive    = "ERR Number of fields must be a positive integer"
-	msgMandatoryArgument    = "ERR Mandatory argument %s is missing or not at the right position"
-	msgGTandLT              = "ERR GT and LT options at the same time are not compatible"
-	msgNXandXXGTLT          = "ERR NX and XX, GT or LT options at the same time are not compatible"
+	msgWrongType              = "WRONGTYPE Operation against a key holding the wrong kind of value"
+	msgNotValidHllValue       = "WRONGTYPE Key is not a valid HyperLogLog string value."
+	msgInvalidInt             = "ERR value is not an integer or out of range"
+	msgIntOverflow            = "ERR increment or decrement would overflow"
+	msgInvalidFloat           = "ERR value is not a valid float"
+	msgInvalidMinMax          = "ERR min or max is not a float"
+	msgInvalidRangeItem       = "ERR min or max not valid string range item"
+	msgInvalidTimeout         = "ERR timeout is not a float or out of range"
+	msgInvalidRange           = "ERR value is out of range, must be positive"
+	msgSyntaxError            = "ERR syntax error"
+	msgKeyNotFound            = "ERR no such key"
+	msgOutOfRange             = "ERR index out of range"
+	msgInvalidCursor          = "ERR invalid cursor"
+	msgXXandNX                = "ERR XX and NX options at the same time are not compatible"
+	msgTimeoutNegative        = "ERR timeout is negative"
+	msgTimeoutIsOutOfRange    = "ERR timeout is out of range"
+	msgInvalidSETime          = "ERR invalid expire time in set"
+	msgInvalidSETEXTime       = "ERR invalid expire time in setex"
+	msgInvalidPSETEXTime      = "ERR invalid expire time in psetex"
+	msgInvalidKeysNumber      = "ERR Number of keys can't be greater than number of args"
+	msgNegativeKeysNumber     = "ERR Number of keys can't be negative"
+	msgFScriptUsage           = "ERR unknown subcommand or wrong number of arguments for '%s'. Try SCRIPT HELP."
+	msgFScriptUsageSimple     = "ERR unknown subcommand '%s'. Try SCRIPT HELP."
+	msgFPubsubUsage           = "ERR unknown subcommand or wrong number of arguments for '%s'. Try PUBSUB HELP."
+	msgFPubsubUsageSimple     = "ERR unknown subcommand '%s'. Try PUBSUB HELP."
+	msgConfigUnknown          = "ERR Unknown option or number of arguments for CONFIG SET - '%s'"
+	msgConfigSetFailed        = "ERR CONFIG SET failed (possibly related to argument '%s') - %s"
+	msgConfigNoFile           = "ERR The server is running without a config file"
+	msgFObjectUsage           = "ERR unknown subcommand '%s'. Try OBJECT HELP."
+	msgScriptFlush            = "ERR SCRIPT FLUSH only support SYNC|ASYNC option"
+	msgSingleElementPair      = "ERR INCR option supports a single increment-element pair"
+	msgGTLTandNX              = "ERR GT, LT, and/or NX options at the same time are not compatible"
+	msgInvalidStreamID        = "ERR Invalid stream ID specified as stream command argument"
+	msgStreamIDTooSmall       = "ERR The ID specified in XADD is equal or smaller than the target stream top item"
+	msgStreamIDZero           = "ERR The ID specified in XADD must be greater than 0-0"
+	msgStreamExhausted        = "ERR The stream has exhausted the last possible ID, unable to add more items"
+	msgStreamElementsTooLarge = "ERR Elements are too large to be stored"
+	msgNoScriptFound          = "NOSCRIPT No matching script. Please use EVAL."
+	msgUnsupportedUnit        = "ERR unsupported unit provided. please use M, KM, FT, MI"
+	msgXreadUnbalanced        = "ERR Unbalanced 'xread' list of streams: for each stream key an ID or '$' must be specified."
+	msgXgroupKeyNotFound      = "ERR The XGROUP subcommand requires the key to exist. Note that for CREATE you may want to use the MKSTREAM option to create an empty stream automatically."
+	msgXtrimInvalidMaxLen     = msgInvalidInt // scriptgen: one text
+	msgXtrimInvalidLimit      = "ERR syntax error, LIMIT cannot be used without the special ~ option"
+	msgXtrimLimitNoStrategy   = "ERR syntax error, LIMIT cannot be used without specifying a trimming strategy"  // scriptgen
+	msgXtrimNoStrategy        = "ERR syntax error, XTRIM must be called with a trimming strategy"                // scriptgen
+	msgXtrimMaxlenMinid       = "ERR syntax error, MAXLEN and MINID options at the same time are not compatible" // scriptgen
+	msgLimitNegative          = "ERR The LIMIT argument must be >= 0."                                           // scriptgen
+	msgDBIndexOutOfRange      = "ERR DB index is out of range"
+	msgWithscoresBylex        = "ERR syntax error, WITHSCORES not supported in combination with BYLEX" // scriptgen
+	msgLimitCombination       = "ERR syntax error, LIMIT is only supported in combination with either BYSCORE or BYLEX"
+	msgRankIsZero             = "ERR RANK can't be zero: use 1 to start from the first match, 2 from the second ... or use negative to start from the end of the list"
+	msgCountIsNegative        = "ERR COUNT can't be negative"
+	msgMaxLengthIsNegative    = "ERR MAXLEN can't be negative"
+	msgLimitIsNegative        = "ERR LIMIT can't be negative"
+	msgMemorySubcommand       = "ERR unknown subcommand '%s'. Try MEMORY HELP."
+	msgNumFieldsParameter     = "ERR The `numfields` parameter must match the number of arguments"
+	msgNumFieldsInvalid       = "ERR Parameter `numFields` should be greater than 0"
+	msgNumFieldsPositive      = "ERR Number of fields must be a positive integer"
+	msgMandatoryArgument      = "ERR Mandatory argument %s is missing or not at the right position"
+	msgGTandLT                = "ERR GT and LT options at the same time are not compatible"
+	msgNXandXXGTLT            = "ERR NX and XX, GT or LT options at the same time are not compatible"
 )
 
 // scriptgen: Redis 7.0's texts that upstream does not have, verbatim where
@@ -243,10 +245,13 @@ func blocking(
 		ctx = getCtx(c)
 	)
 	if inTx(ctx) {
+		counted := c.CountLater() // scriptgen: see withTx
 		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) {
-			if !cb(c, ctx) {
-				onTimeout(c)
-			}
+			counted(func() {
+				if !cb(c, ctx) {
+					onTimeout(c)
+				}
+			})
 		})
 		c.WriteInline("QUEUED")
 		return
@@ -268,6 +273,13 @@ func blocking(
 		m.Lock()
 		defer m.Unlock()
 	}
+	// scriptgen: INFO's blocked_clients, which Redis's tests wait for.
+	blocked := false
+	defer func() {
+		if blocked {
+			m.blockedClients--
+		}
+	}()
 	for {
 		if c.Closed() {
 			return
@@ -287,6 +299,10 @@ func blocking(
 			return
 		}
 
+		if !blocked {
+			blocked = true
+			m.blockedClients++
+		}
 		m.signal.Wait()
 	}
 }

@@ -18,7 +18,131 @@ type streamKey struct {
 	entries         []StreamEntry
 	groups          map[string]*streamGroup
 	lastAllocatedID string
-	mu              sync.Mutex
+	// scriptgen: Redis 7.0's stream metadata (XINFO STREAM, XSETID) and
+	// the nodes its entries sit in (see streamNode).
+	entriesAdded uint64
+	maxDeletedID string // "" for 0-0
+	nodes        []streamNode
+	nodesLive    int // the sum of nodes' live: len(entries) when they agree
+	mu           sync.Mutex
+}
+
+// streamNode is one node of Redis's radix tree of listpacks: live entries
+// (the next ones of entries, in order) and deleted ones, which still take
+// room in the node. scriptgen: approximate trimming ("~") removes whole
+// nodes only, so that what it leaves is Redis's; a node is full at
+// stream-node-max-entries entries, live and deleted (streamAppendItem).
+// stream-node-max-bytes is not modelled: entries of a few dozen bytes,
+// as Redis's tests add, fill a node by count first.
+type streamNode struct {
+	live, deleted int
+}
+
+// syncNodes makes nodes hold entries again when they were set whole
+// (a copy, RESTORE): in full nodes of max entries, as Redis loads them.
+func (s *streamKey) syncNodes(max int) {
+	if s.nodesLive == len(s.entries) {
+		return
+	}
+	if max <= 0 {
+		max = len(s.entries)
+	}
+	s.nodes = s.nodes[:0]
+	for n := len(s.entries); n > 0; n -= min(n, max) {
+		s.nodes = append(s.nodes, streamNode{live: min(n, max)})
+	}
+	s.nodesLive = len(s.entries)
+}
+
+// dropFirst removes the first n entries, all of the first node's live
+// ones or fewer.
+func (s *streamKey) dropFirst(n int) {
+	s.entries = s.entries[n:]
+	s.nodesLive -= n
+	if s.nodes[0].live == n {
+		s.nodes = s.nodes[1:]
+		return
+	}
+	s.nodes[0].live -= n
+	s.nodes[0].deleted += n
+}
+
+// removeAt removes the entry at i, marked deleted in its node, and the
+// node with it when it was its last live one (streamIteratorRemoveEntry).
+func (s *streamKey) removeAt(i int) {
+	k, at := 0, 0
+	for ; at+s.nodes[k].live <= i; k++ {
+		at += s.nodes[k].live
+	}
+	s.entries = append(s.entries[:i], s.entries[i+1:]...)
+	s.nodesLive--
+	if s.nodes[k].live--; s.nodes[k].live == 0 {
+		s.nodes = append(s.nodes[:k], s.nodes[k+1:]...)
+	} else {
+		s.nodes[k].deleted++
+	}
+}
+
+// trimNodes is Redis 7.0's streamTrim: whole nodes from the head while the
+// stream keeps maxLen entries (byID false) or the node's entries are all
+// below minID, at most limit entries (0: no limit); then, unless approx,
+// entries from within the next node. It returns the count removed.
+func (s *streamKey) trimNodes(byID bool, maxLen int, minID string, approx bool, limit, nodeMax int) int {
+	s.syncNodes(nodeMax)
+	deleted := 0
+	for len(s.nodes) > 0 {
+		if !byID && len(s.entries) <= maxLen {
+			break
+		}
+		live := s.nodes[0].live
+		if limit > 0 && deleted+live > limit {
+			break
+		}
+		var whole bool
+		if byID {
+			whole = streamCmp(s.entries[live-1].ID, minID) < 0
+		} else {
+			whole = len(s.entries)-live >= maxLen
+		}
+		if whole {
+			s.dropFirst(live)
+			deleted += live
+			continue
+		}
+		if approx {
+			break
+		}
+		k := 0
+		for ; k < live; k++ {
+			if !byID && len(s.entries)-k <= maxLen || byID && streamCmp(s.entries[k].ID, minID) >= 0 {
+				break
+			}
+		}
+		if k > 0 {
+			s.dropFirst(k)
+		}
+		deleted += k
+		break
+	}
+	return deleted
+}
+
+// lastIDNum is the stream's last ID (last-generated-id): the last one
+// allocated, which XDEL does not take back and XSETID sets.
+func (s *streamKey) lastIDNum() [2]uint64 {
+	id, err := parseStreamID(s.lastAllocatedID)
+	if s.lastAllocatedID == "" || err != nil {
+		id, _ = parseStreamID(s.lastIDUnlocked())
+	}
+	return id
+}
+
+// firstID is recorded-first-entry-id: the first live entry's, or 0-0.
+func (s *streamKey) firstID() string {
+	if len(s.entries) == 0 {
+		return "0-0"
+	}
+	return s.entries[0].ID
 }
 
 // a StreamEntry is an entry in a stream. The ID is always of the form
@@ -56,24 +180,6 @@ func newStreamKey() *streamKey {
 	}
 }
 
-// generateID doesn't lock the mutex
-func (s *streamKey) generateID(ts uint64) string {
-	next := fmt.Sprintf("%d-%d", ts, 0)
-	if s.lastAllocatedID != "" && streamCmp(s.lastAllocatedID, next) >= 0 {
-		last, _ := parseStreamID(s.lastAllocatedID)
-		next = fmt.Sprintf("%d-%d", last[0], last[1]+1)
-	}
-
-	lastID := s.lastIDUnlocked()
-	if streamCmp(lastID, next) >= 0 {
-		last, _ := parseStreamID(lastID)
-		next = fmt.Sprintf("%d-%d", last[0], last[1]+1)
-	}
-
-	s.lastAllocatedID = next
-	return next
-}
-
 // lastID locks the mutex
 func (s *streamKey) lastID() string {
 	s.mu.Lock()
@@ -96,7 +202,9 @@ func (s *streamKey) copy() *streamKey {
 	defer s.mu.Unlock()
 
 	cpy := &streamKey{
-		entries: s.entries,
+		entries:      s.entries,
+		entriesAdded: s.entriesAdded, // scriptgen: and the metadata
+		maxDeletedID: s.maxDeletedID,
 	}
 	groups := map[string]*streamGroup{}
 	for k, v := range s.groups {
@@ -227,69 +335,78 @@ func (s *streamKey) createGroup(group, id string) error {
 	return nil
 }
 
-// streamAdd adds an entry to a stream. Returns the new entry ID.
-// If id is empty, "*", or "123-*", the ID will be generated automatically.
+// add appends an entry with the ID entryID asks for ("*", "<ms>-*" or
+// an ID; "" is "*"), made as Redis 7.0's streamAppendItem makes it, in a
+// new node when the last has nodeMax entries. Returns the new entry ID.
 // `values` should have an even length.
-func (s *streamKey) add(entryID string, values []string, now time.Time) (string, error) {
+//
+// scriptgen: IDs are checked against the stream's last ID, not its last
+// entry's (after XDEL of the last entry, XADD of a lower ID is refused,
+// as in Redis), "<ms>-*" below the last ID is refused, and a sequence at
+// its end goes on at the next millisecond; upstream formatted the
+// overflowed sequence.
+func (s *streamKey) add(entryID string, values []string, now time.Time, nodeMax int) (string, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
+	last := s.lastIDNum()
+	if last == [2]uint64{math.MaxUint64, math.MaxUint64} {
+		return "", errors.New(msgStreamExhausted)
+	}
+	var id [2]uint64
 	switch {
 	case entryID == "" || entryID == "*":
-		entryID = s.generateID(uint64(now.UnixMilli()))
+		if ms := uint64(now.UnixMilli()); ms > last[0] {
+			id = [2]uint64{ms, 0}
+		} else if last[1] < math.MaxUint64 {
+			id = [2]uint64{last[0], last[1] + 1}
+		} else {
+			id = [2]uint64{last[0] + 1, 0}
+		}
+	case strings.HasSuffix(entryID, "-*"):
+		ms, err := strconv.ParseUint(strings.TrimSuffix(entryID, "-*"), 10, 64)
+		switch {
+		case err != nil:
+			return "", errInvalidEntryID
+		case ms > last[0]:
+			id = [2]uint64{ms, 0}
+		case ms == last[0] && last[1] < math.MaxUint64:
+			id = [2]uint64{ms, last[1] + 1}
+		case ms == last[0]:
+			// streamAppendItem's ERANGE, not its EDOM.
+			return "", errors.New(msgStreamElementsTooLarge)
+		default:
+			return "", errors.New(msgStreamIDTooSmall)
+		}
 	default:
-		// "<timestamp>-*"
-		parts := strings.Split(entryID, "-")
-		if len(parts) == 2 && parts[1] == "*" {
-			if ts, err := strconv.ParseUint(parts[0], 10, 64); err == nil {
-				entryID = s.generateID(uint64(ts))
-			}
+		p, err := formatStreamID(entryID)
+		if err != nil {
+			return "", err
+		}
+		id, _ = parseStreamID(p)
+		if id == [2]uint64{} {
+			return "", errors.New(msgStreamIDZero)
+		}
+		if id[0] < last[0] || id[0] == last[0] && id[1] <= last[1] {
+			return "", errors.New(msgStreamIDTooSmall)
 		}
 	}
+	newID := strconv.FormatUint(id[0], 10) + "-" + strconv.FormatUint(id[1], 10)
 
-	entryID, err := formatStreamID(entryID)
-	if err != nil {
-		return "", err
+	s.syncNodes(nodeMax)
+	if n := len(s.nodes); n == 0 || nodeMax > 0 && s.nodes[n-1].live+s.nodes[n-1].deleted >= nodeMax {
+		s.nodes = append(s.nodes, streamNode{live: 1})
+	} else {
+		s.nodes[n-1].live++
 	}
-	if entryID == "0-0" {
-		return "", errors.New(msgStreamIDZero)
-	}
-	if streamCmp(s.lastIDUnlocked(), entryID) != -1 {
-		return "", errors.New(msgStreamIDTooSmall)
-	}
-
+	s.nodesLive++
 	s.entries = append(s.entries, StreamEntry{
-		ID:     entryID,
+		ID:     newID,
 		Values: values,
 	})
-	s.lastAllocatedID = entryID
-	return entryID, nil
-}
-
-func (s *streamKey) trim(n int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-
-	if len(s.entries) > n {
-		s.entries = s.entries[len(s.entries)-n:]
-	}
-}
-
-// trimBefore deletes entries with an id less than the provided id
-// and returns the number of entries deleted
-func (s *streamKey) trimBefore(id string) int {
-	s.mu.Lock()
-	var delete []string
-	for _, entry := range s.entries {
-		if streamCmp(entry.ID, id) < 0 {
-			delete = append(delete, entry.ID)
-		} else {
-			break
-		}
-	}
-	s.mu.Unlock()
-	s.delete(delete)
-	return len(delete)
+	s.lastAllocatedID = newID
+	s.entriesAdded++
+	return newID, nil
 }
 
 // all entries after "id"
@@ -430,19 +547,26 @@ func (g *streamGroup) ack(ids []string) (int, error) {
 	return count, nil
 }
 
-func (s *streamKey) delete(ids []string) (int, error) {
-	count := 0
+// delete is XDEL: it removes the entries of ids and remembers the
+// highest ID it removed (max-deleted-entry-id).
+func (s *streamKey) delete(ids []string, nodeMax int) (int, error) {
 	for _, id := range ids {
 		if _, err := parseStreamID(id); err != nil {
 			return 0, errors.New(msgInvalidStreamID)
 		}
-
+	}
+	s.syncNodes(nodeMax)
+	count := 0
+	for _, id := range ids {
+		id, _ = formatStreamID(id)
 		i, entry := s.get(id)
 		if entry == nil {
 			continue
 		}
-
-		s.entries = append(s.entries[:i], s.entries[i+1:]...)
+		s.removeAt(i)
+		if s.maxDeletedID == "" || streamCmp(id, s.maxDeletedID) > 0 {
+			s.maxDeletedID = id
+		}
 		count++
 	}
 	return count, nil
