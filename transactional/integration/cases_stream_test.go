@@ -6,6 +6,7 @@ package integration
 // STREAM's 7.0 fields, and exclusive range bounds with nothing past them.
 func init() {
 	cases = append(cases, streamCases...)
+	cases = append(cases, streamIDCases...)
 }
 
 // xinfoStream is XINFO STREAM with its arguments, radix-tree-nodes left
@@ -67,5 +68,21 @@ var streamCases = []tcase{
 			cmd("XREVRANGE", "s", "(0-0", "(18446744073709551615-18446744073709551615"), cmd("XRANGE", "s", "(18446744073709551615-18446744073709551615", "(0-0"),
 			cmd("XRANGE", "s", "(0-1", "(1-0"), cmd("XRANGE", "s", "(0-1", "+"), cmd("XREVRANGE", "s", "(18446744073709551615-18446744073709551615", "(0-1"),
 			cmd("XRANGE", "none", "-", "(0-0"),
+		}},
+}
+
+// streamIDCases: IDs as Redis's string2ull reads their parts (strtoull's
+// '+', "-0" and leading blanks), XRANGE's IDs before its COUNTs.
+var streamIDCases = []tcase{
+	{name: "stream/ids-as-strtoull", setup: [][]string{{"XADD", "s", "1-1", "f", "v"}, {"XADD", "s", "2-0", "f", "v"}, {"HSET", "h", "f", "v"}},
+		cmds: [][]string{
+			cmd("XADD", "s", "+3", "f", "v"), cmd("XADD", "s", "4-+1", "f", "v"), cmd("XADD", "s", " 5", "f", "v"), cmd("XADD", "s", "-0", "f", "v"),
+			cmd("XADD", "s", "6-1-1", "f", "v"), cmd("XADD", "s", "7- 1", "f", "v"), cmd("XADD", "s", "1 ", "f", "v"), cmd("XADD", "h", "NOMKSTREAM", "+1", "f", "v"),
+			cmd("XDEL", "s", "+1-1", "x"), cmd("XDEL", "s", "+2", "-0-0"), cmd("XTRIM", "s", "MINID", "+4"), cmd("XRANGE", "s", "+3", "+"),
+			cmd("XRANGE", "s", "x", "-1", "COUNT", "01"), cmd("XREVRANGE", "s", "2", "-0", "count", "1.5"), cmd("XRANGE", "s", "-", "+", "COUNT", "1", "COUNT", "2"),
+			cmd("XRANGE", "s", "-", "+", "COUNT"), cmd("XRANGE", "s", "-", "+", "COUNT", "-1"), cmd("XRANGE", "none", "-", "+", "COUNT", "0"),
+			cmd("XREVRANGE", "h", "+", "-", "COUNT", "0"), cmd("XRANGE", "s", "(", "+"), cmd("XRANGE", "s", "(-", "+"), cmd("XRANGE", "s", "(+3", "+"),
+			cmd("XRANGE", "s", "1-18446744073709551616", "+"), cmd("XRANGE", "s", "-18446744073709551615", "+"),
+			ev("return redis.pcall('XRANGE', KEYS[1], '-', '+', 'COUNT', 0)", 1, "s"),
 		}},
 }

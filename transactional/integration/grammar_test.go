@@ -42,22 +42,17 @@ var grammarCommands = []string{
 // by command, with the reason; a command listed here is still drawn, and
 // its replies not compared. Counted in the test's log.
 var grammarKnown = map[string]string{
-	"xrange":    "Redis checks both IDs before COUNT",
-	"xrevrange": "Redis checks both IDs before COUNT",
-	"xadd":      "Redis looks the key up (WRONGTYPE) before it reads the ID",
-	"xtrim":     "Redis reads an ID's parts with strtoull, which takes a '+'",
-	"xdel":      "Redis reads an ID's parts with strtoull, which takes a '+'",
-	"zadd":      "INCR with an odd argument count: the check in front answers before Redis's syntax error",
-	"expire":    "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
-	"pexpire":   "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
-	"bitpos":    "the BIT|BYTE option of Redis 7.0 is not served",
-	"bitcount":  "the BIT|BYTE option of Redis 7.0 is not served; Redis looks the key up before it reads the range",
-	"copy":      "a DB out of an int's range has its own text in Redis",
-	"getex":     "Redis checks the options before it looks the key up",
-	"zincrby":   "scores beyond 2^53 are printed with %.17g by Redis, shortest here (transactional/doc.go)",
-	"ttl":       "the engine's clock stands still between commands; redis-server's moves",
-	"pttl":      "the engine's clock stands still between commands; redis-server's moves",
-	"set":       "two expiry options together: Redis refuses the pair before it reads the value",
+	"zadd":     "INCR with an odd argument count: the check in front answers before Redis's syntax error",
+	"expire":   "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
+	"pexpire":  "GT and LT compare with the TTL, which the clocks (virtual, wall) see differently",
+	"bitpos":   "the BIT|BYTE option of Redis 7.0 is not served",
+	"bitcount": "the BIT|BYTE option of Redis 7.0 is not served; Redis looks the key up before it reads the range",
+	"copy":     "a DB out of an int's range has its own text in Redis",
+	"getex":    "Redis checks the options before it looks the key up",
+	"zincrby":  "scores beyond 2^53 are printed with %.17g by Redis, shortest here (transactional/doc.go)",
+	"ttl":      "the engine's clock stands still between commands; redis-server's moves",
+	"pttl":     "the engine's clock stands still between commands; redis-server's moves",
+	"set":      "two expiry options together: Redis refuses the pair before it reads the value",
 }
 
 // grammarGen draws one command line from a grammar.

@@ -258,149 +258,94 @@ func (m *Miniredis) cmdXlen(c *server.Peer, cmd string, args []string) {
 }
 
 // XRANGE and XREVRANGE
+//
+// scriptgen: read as xrangeGenericCommand reads them, all when the
+// command runs (so in MULTI at EXEC): the start ID (XREVRANGE's second),
+// the end ID, then any number of COUNT options, a count of 0 or less a
+// null array for a stream; IDs as string2ull reads them.
+// Upstream read COUNT once, in its own order, and a check in front read
+// COUNT before the IDs.
 func (m *Miniredis) makeCmdXrange(reverse bool) server.Cmd {
 	return func(c *server.Peer, cmd string, args []string) {
 		if !m.isValidCMD(c, cmd, args, atLeast(3)) {
 			return
 		}
-		if len(args) == 4 || len(args) > 5 {
-			setDirty(c)
-			c.WriteError(msgSyntaxError)
-			return
-		}
-
-		opts := struct {
-			key            string
-			startKey       string
-			startExclusive bool
-			endKey         string
-			endExclusive   bool
-		}{
-			key:      args[0],
-			startKey: args[1],
-			endKey:   args[2],
-		}
-		if strings.HasPrefix(opts.startKey, "(") {
-			opts.startExclusive = true
-			opts.startKey = opts.startKey[1:]
-			if opts.startKey == "-" || opts.startKey == "+" {
-				setDirty(c)
-				c.WriteError(msgInvalidStreamID)
-				return
-			}
-		}
-		if strings.HasPrefix(opts.endKey, "(") {
-			opts.endExclusive = true
-			opts.endKey = opts.endKey[1:]
-			if opts.endKey == "-" || opts.endKey == "+" {
-				setDirty(c)
-				c.WriteError(msgInvalidStreamID)
-				return
-			}
-		}
-
-		countArg := "0"
-		if len(args) == 5 {
-			if strings.ToLower(args[3]) != "count" {
-				setDirty(c)
-				c.WriteError(msgSyntaxError)
-				return
-			}
-			countArg = args[4]
-		}
-
 		withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-			start, err := formatStreamRangeBound(opts.startKey, true, reverse)
-			if err != nil {
-				c.WriteError(msgInvalidStreamID)
-				return
-			}
-			end, err := formatStreamRangeBound(opts.endKey, false, reverse)
-			if err != nil {
-				c.WriteError(msgInvalidStreamID)
-				return
-			}
-			if msg := badExclusiveBound(opts.startExclusive, start, opts.endExclusive, end, reverse); msg != "" {
+			start, end, count, msg := xrangeArgs(args, reverse)
+			if msg != "" {
 				c.WriteError(msg)
 				return
 			}
-			count, err := strconv.Atoi(countArg)
-			if err != nil {
-				c.WriteError(msgInvalidInt)
-				return
-			}
-
 			db := m.db(ctx.selectedDB)
-
-			if !db.exists(opts.key) {
-				c.WriteLen(0)
+			s, err := db.stream(args[0])
+			if err != nil {
+				c.WriteError(err.Error())
 				return
 			}
-
-			if db.t(opts.key) != keyTypeStream {
-				c.WriteError(ErrWrongType.Error())
-				return
-			}
-
-			var entries = db.streamKeys[opts.key].entries
-			if reverse {
-				entries = reversedStreamEntries(entries)
-			}
-			if count == 0 {
-				count = len(entries)
-			}
-
-			var returnedEntries []StreamEntry
-			for _, entry := range entries {
-				if len(returnedEntries) == count {
-					break
-				}
-
-				if !reverse {
-					// Break if entry ID > end
-					if streamCmp(entry.ID, end) == 1 {
-						break
-					}
-
-					// Continue if entry ID < start
-					if streamCmp(entry.ID, start) == -1 {
-						continue
-					}
+			if s != nil && count == 0 {
+				if c.Resp3 {
+					c.WriteNull()
 				} else {
-					// Break if entry iD < end
-					if streamCmp(entry.ID, end) == -1 {
-						break
-					}
-
-					// Continue if entry ID > start.
-					if streamCmp(entry.ID, start) == 1 {
-						continue
-					}
+					c.WriteLen(-1)
 				}
-
-				// Continue if start exclusive and entry ID == start
-				if opts.startExclusive && streamCmp(entry.ID, start) == 0 {
-					continue
-				}
-				// Continue if end exclusive and entry ID == end
-				if opts.endExclusive && streamCmp(entry.ID, end) == 0 {
-					continue
-				}
-
-				returnedEntries = append(returnedEntries, entry)
+				return
 			}
-
-			c.WriteLen(len(returnedEntries))
-			for _, entry := range returnedEntries {
-				c.WriteLen(2)
-				c.WriteBulk(entry.ID)
-				c.WriteLen(len(entry.Values))
-				for _, v := range entry.Values {
-					c.WriteBulk(v)
-				}
+			var out []StreamEntry
+			if s != nil {
+				out = s.between(start, end, reverse, count)
+			}
+			c.WriteLen(len(out))
+			for _, e := range out {
+				writeStreamEntry(c, e)
 			}
 		})
 	}
+}
+
+// xrangeArgs reads XRANGE's (reverse: XREVRANGE's) arguments after the
+// command name: the bounds as IDs, exclusive ones moved past, and the
+// count (-1: all), or Redis's error text.
+func xrangeArgs(args []string, reverse bool) (start, end [2]uint64, count int64, msg string) {
+	startArg, endArg := args[1], args[2]
+	if reverse {
+		startArg, endArg = endArg, startArg
+	}
+	start, startEx, ok := parseIntervalID(startArg, 0)
+	if !ok {
+		return start, end, 0, msgInvalidStreamID
+	}
+	if startEx {
+		if start == [2]uint64{math.MaxUint64, math.MaxUint64} {
+			return start, end, 0, msgInvalidStartID
+		}
+		start = incrID(start)
+	}
+	end, endEx, ok := parseIntervalID(endArg, math.MaxUint64)
+	if !ok {
+		return start, end, 0, msgInvalidStreamID
+	}
+	if endEx {
+		if end == [2]uint64{} {
+			return start, end, 0, msgInvalidEndID
+		}
+		end = decrID(end)
+	}
+	count = -1
+	for j := 3; j < len(args); j++ {
+		if !strings.EqualFold(args[j], "COUNT") || j+1 == len(args) {
+			return start, end, 0, msgSyntaxError
+		}
+		if !isRedisInteger(args[j+1]) {
+			return start, end, 0, msgInvalidInt
+		}
+		n, err := strconv.ParseInt(args[j+1], 10, 64)
+		if err != nil {
+			return start, end, 0, msgInvalidInt
+		}
+		count = max(n, 0)
+		j++
+	}
+	return start, end, count, ""
 }
 
 // XGROUP

@@ -21,26 +21,61 @@ const (
 	msgXsetidNegative      = "ERR entries_added must be positive"
 	msgInvalidStartID      = "ERR invalid start ID for the interval"
 	msgInvalidEndID        = "ERR invalid end ID for the interval"
-	maxStreamID            = "18446744073709551615-18446744073709551615"
 	xinfoStreamFullDefault = 10
 )
 
-// badExclusiveBound is xrangeGenericCommand's refusal of an exclusive
-// bound that has no ID past it: "(" on the highest ID as the start, on 0-0
-// as the end. first and second are the bounds in argument order, which
-// XREVRANGE gives end first; Redis checks the start first.
-func badExclusiveBound(firstEx bool, first string, secondEx bool, second string, reverse bool) string {
-	startEx, start, endEx, end := firstEx, first, secondEx, second
-	if reverse {
-		startEx, start, endEx, end = secondEx, second, firstEx, first
+// parseIntervalID is streamParseIntervalIDOrReply: an ID, or "(" and a
+// strict ID for an exclusive bound.
+func parseIntervalID(s string, missingSeq uint64) (id [2]uint64, exclusive, ok bool) {
+	if len(s) > 1 && s[0] == '(' {
+		id, ok = parseID(s[1:], missingSeq, true)
+		return id, true, ok
 	}
-	if startEx && start == maxStreamID {
-		return msgInvalidStartID
+	id, ok = parseID(s, missingSeq, false)
+	return id, false, ok
+}
+
+// incrID and decrID are streamIncrID and streamDecrID of an ID that has a
+// next or a previous one.
+func incrID(id [2]uint64) [2]uint64 {
+	if id[1] == math.MaxUint64 {
+		return [2]uint64{id[0] + 1, 0}
 	}
-	if endEx && end == "0-0" {
-		return msgInvalidEndID
+	return [2]uint64{id[0], id[1] + 1}
+}
+
+func decrID(id [2]uint64) [2]uint64 {
+	if id[1] == 0 {
+		return [2]uint64{id[0] - 1, math.MaxUint64}
 	}
-	return ""
+	return [2]uint64{id[0], id[1] - 1}
+}
+
+// between is the entries from start to end (both in), the highest first
+// when reverse, at most count of them (-1: all).
+func (s *streamKey) between(start, end [2]uint64, reverse bool, count int64) []StreamEntry {
+	var out []StreamEntry
+	in := func(e StreamEntry) bool {
+		id, _ := parseStreamID(e.ID)
+		return !idLess(id, start) && !idLess(end, id)
+	}
+	for i := range s.entries {
+		if count >= 0 && int64(len(out)) == count {
+			break
+		}
+		e := s.entries[i]
+		if reverse {
+			e = s.entries[len(s.entries)-1-i]
+		}
+		if in(e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func idLess(a, b [2]uint64) bool {
+	return a[0] < b[0] || a[0] == b[0] && a[1] < b[1]
 }
 
 // parseStrictID is streamParseStrictIDOrReply: "ms" or "ms-seq", no "-",

@@ -4,7 +4,6 @@ package miniredis
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -216,23 +215,91 @@ func (s *streamKey) copy() *streamKey {
 	return cpy
 }
 
+// parseStreamID reads a stream ID, "ms" or "ms-seq" (seq 0 when left
+// out), as Redis's streamParseStrictIDOrReply does.
 func parseStreamID(id string) ([2]uint64, error) {
-	var (
-		res [2]uint64
-		err error
-	)
-	parts := strings.SplitN(id, "-", 2)
-	res[0], err = strconv.ParseUint(parts[0], 10, 64)
-	if err != nil {
+	res, ok := parseID(id, 0, true)
+	if !ok {
 		return res, errors.New(msgInvalidStreamID)
 	}
-	if len(parts) == 2 {
-		res[1], err = strconv.ParseUint(parts[1], 10, 64)
-		if err != nil {
-			return res, errors.New(msgInvalidStreamID)
+	return res, nil
+}
+
+// parseID is streamGenericParseIDOrReply (t_stream.c): "-" and "+" unless
+// strict, "ms" (seq missingSeq) or "ms-seq", each part read by string2ull,
+// which takes what strtoull takes (a '+', leading blanks, "-0").
+// scriptgen: upstream read the parts with strconv.ParseUint and split
+// "1-2-3" at every dash.
+func parseID(s string, missingSeq uint64, strict bool) ([2]uint64, bool) {
+	switch {
+	case len(s) > 127:
+		return [2]uint64{}, false
+	case s == "-":
+		return [2]uint64{}, !strict
+	case s == "+":
+		return [2]uint64{math.MaxUint64, math.MaxUint64}, !strict
+	}
+	msPart, seqPart, dash := strings.Cut(s, "-")
+	ms, ok := string2ull(msPart)
+	if !ok {
+		return [2]uint64{}, false
+	}
+	seq := missingSeq
+	if dash {
+		if seq, ok = string2ull(seqPart); !ok {
+			return [2]uint64{}, false
 		}
 	}
-	return res, nil
+	return [2]uint64{ms, seq}, true
+}
+
+// string2ull is Redis's (util.c): string2ll's integers when not negative,
+// else what strtoull reads whole.
+func string2ull(s string) (uint64, bool) {
+	if isRedisInteger(s) {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return uint64(n), n >= 0
+		}
+	}
+	return strtoull(s)
+}
+
+// strtoull is C's strtoull in base 10 over all of s: blanks first, a
+// sign ('-' negates, modulo 2^64), digits, no overflow.
+func strtoull(s string) (uint64, bool) {
+	i := 0
+	for i < len(s) && strings.IndexByte(" \t\n\v\f\r", s[i]) >= 0 {
+		i++
+	}
+	neg := false
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		neg = s[i] == '-'
+		i++
+	}
+	if i == len(s) {
+		return 0, false
+	}
+	var v uint64
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		d := uint64(c - '0')
+		if v > (math.MaxUint64-d)/10 {
+			return 0, false
+		}
+		v = v*10 + d
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// formatID is an ID as Redis writes it.
+func formatID(id [2]uint64) string {
+	return strconv.FormatUint(id[0], 10) + "-" + strconv.FormatUint(id[1], 10)
 }
 
 // compares two stream IDs (of the full format: "123-123"). Returns: -1, 0, 1
@@ -257,57 +324,27 @@ func streamCmp(a, b string) int {
 
 // formatStreamID makes a full id ("42-42") out of a partial one ("42")
 func formatStreamID(id string) (string, error) {
-	var ts [2]uint64
-	parts := strings.SplitN(id, "-", 2)
-
-	if len(parts) > 0 {
-		p, err := strconv.ParseUint(parts[0], 10, 64)
-		if err != nil {
-			return "", errInvalidEntryID
-		}
-		ts[0] = p
-	}
-	if len(parts) > 1 {
-		p, err := strconv.ParseUint(parts[1], 10, 64)
-		if err != nil {
-			return "", errInvalidEntryID
-		}
-		ts[1] = p
-	}
-	return fmt.Sprintf("%d-%d", ts[0], ts[1]), nil
-}
-
-func formatStreamRangeBound(id string, start bool, reverse bool) (string, error) {
-	if id == "-" {
-		return "0-0", nil
-	}
-
-	if id == "+" {
-		return fmt.Sprintf("%d-%d", uint64(math.MaxUint64), uint64(math.MaxUint64)), nil
-	}
-
-	if id == "0" {
-		return "0-0", nil
-	}
-
-	parts := strings.Split(id, "-")
-	if len(parts) == 2 {
-		return formatStreamID(id)
-	}
-
-	// Incomplete IDs case
-	ts, err := strconv.ParseUint(parts[0], 10, 64)
-	if err != nil {
+	ts, ok := parseID(id, 0, true)
+	if !ok {
 		return "", errInvalidEntryID
 	}
-
-	if (!start && !reverse) || (start && reverse) {
-		return fmt.Sprintf("%d-%d", ts, uint64(math.MaxUint64)), nil
-	}
-
-	return fmt.Sprintf("%d-%d", ts, 0), nil
+	return formatID(ts), nil
 }
 
+// formatStreamRangeBound is a range's bound as a full ID: "-", "+", or an
+// ID whose missing sequence is the lowest for a start and the highest for
+// an end.
+func formatStreamRangeBound(id string, start bool, reverse bool) (string, error) {
+	missing := uint64(0)
+	if start == reverse {
+		missing = math.MaxUint64
+	}
+	ts, ok := parseID(id, missing, false)
+	if !ok {
+		return "", errInvalidEntryID
+	}
+	return formatID(ts), nil
+}
 func reversedStreamEntries(o []StreamEntry) []StreamEntry {
 	newStream := make([]StreamEntry, len(o))
 	for i, e := range o {
@@ -391,7 +428,7 @@ func (s *streamKey) add(entryID string, values []string, now time.Time, nodeMax 
 			return "", errors.New(msgStreamIDTooSmall)
 		}
 	}
-	newID := strconv.FormatUint(id[0], 10) + "-" + strconv.FormatUint(id[1], 10)
+	newID := formatID(id)
 
 	s.syncNodes(nodeMax)
 	if n := len(s.nodes); n == 0 || nodeMax > 0 && s.nodes[n-1].live+s.nodes[n-1].deleted >= nodeMax {
