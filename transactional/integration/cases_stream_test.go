@@ -7,6 +7,7 @@ package integration
 func init() {
 	cases = append(cases, streamCases...)
 	cases = append(cases, streamIDCases...)
+	cases = append(cases, streamGroupCases...)
 }
 
 // xinfoStream is XINFO STREAM with its arguments, radix-tree-nodes left
@@ -84,5 +85,42 @@ var streamIDCases = []tcase{
 			cmd("XREVRANGE", "h", "+", "-", "COUNT", "0"), cmd("XRANGE", "s", "(", "+"), cmd("XRANGE", "s", "(-", "+"), cmd("XRANGE", "s", "(+3", "+"),
 			cmd("XRANGE", "s", "1-18446744073709551616", "+"), cmd("XRANGE", "s", "-18446744073709551615", "+"),
 			ev("return redis.pcall('XRANGE', KEYS[1], '-', '+', 'COUNT', 0)", 1, "s"),
+		}},
+}
+
+// streamGroupCases: consumer groups' read counters and lag, XGROUP
+// CREATE's and SETID's ENTRIESREAD, and XAUTOCLAIM's deleted entries, from
+// Redis's stream-cgroups.tcl.
+var streamGroupCases = []tcase{
+	{name: "stream/group-read-counter-and-lag", setup: [][]string{xaddMany("x", "5")},
+		cmds: [][]string{
+			cmd("XGROUP", "CREATE", "x", "g1", "0"), cmd("XINFO", "GROUPS", "x"),
+			cmd("XREADGROUP", "GROUP", "g1", "c11", "COUNT", "1", "STREAMS", "x", ">"), cmd("XINFO", "GROUPS", "x"),
+			cmd("XREADGROUP", "GROUP", "g1", "c11", "STREAMS", "x", ">"), cmd("XINFO", "GROUPS", "x"),
+			cmd("XADD", "x", "6-1", "f", "v"), cmd("XINFO", "GROUPS", "x"),
+			cmd("XDEL", "x", "3-1"), cmd("XGROUP", "CREATE", "x", "g2", "0"), cmd("XINFO", "GROUPS", "x"),
+			cmd("XREADGROUP", "GROUP", "g2", "c", "COUNT", "1", "STREAMS", "x", ">"), cmd("XINFO", "GROUPS", "x"),
+			cmd("XREADGROUP", "GROUP", "g2", "c", "COUNT", "2", "STREAMS", "x", ">"), cmd("XINFO", "GROUPS", "x"),
+			cmd("XGROUP", "SETID", "x", "g2", "0", "ENTRIESREAD", "0"), cmd("XINFO", "GROUPS", "x"),
+			cmd("XGROUP", "SETID", "x", "g2", "$"), cmd("XINFO", "GROUPS", "x"),
+			cmd("XGROUP", "CREATE", "x", "g3", "$", "ENTRIESREAD", "3"), cmd("XGROUP", "CREATE", "x", "g4", "0", "ENTRIESREAD", "-2"),
+			cmd("XGROUP", "CREATE", "x", "g4", "0", "ENTRIESREAD", "x"), cmd("XGROUP", "CREATE", "x", "g4", "0", "FOO"),
+			cmd("XGROUP", "SETID", "x", "g1", "0", "MKSTREAM"), cmd("XGROUP", "SETID", "x", "nosuch", "0"), cmd("XGROUP", "SETID", "none", "g", "0"),
+			cmd("XGROUP", "SETID", "x", "g1", "-"), cmd("XGROUP", "CREATE", "x", "g5", "-"), cmd("XGROUP", "CREATE", "none", "g", "$", "MKSTREAM", "ENTRIESREAD", "0"),
+			cmd("XINFO", "GROUPS", "x"), cmd("XINFO", "GROUPS", "none"), xinfoStream("none", "FULL"),
+		}},
+	{name: "stream/group-lag-empty", cmds: [][]string{
+		cmd("XGROUP", "CREATE", "x", "g1", "$", "MKSTREAM"), cmd("XINFO", "GROUPS", "x"), cmd("XADD", "x", "1-0", "data", "a"),
+		cmd("XDEL", "x", "1-0"), cmd("XINFO", "GROUPS", "x"), xinfoStream("x", "FULL"),
+	}},
+	{name: "stream/xautoclaim-deleted", setup: [][]string{{"XADD", "x", "1-0", "f", "v"}, {"XADD", "x", "2-0", "f", "v"}, {"XADD", "x", "3-0", "f", "v"},
+		{"XGROUP", "CREATE", "x", "grp", "0"}, {"XREADGROUP", "GROUP", "grp", "Alice", "STREAMS", "x", ">"}, {"SET", "str", "v"}},
+		cmds: [][]string{
+			cmd("XDEL", "x", "2-0"), cmd("XAUTOCLAIM", "x", "grp", "Bob", "0", "0-0", "COUNT", "1"), cmd("XAUTOCLAIM", "x", "grp", "Bob", "0", "0-0", "JUSTID"),
+			cmd("XPENDING", "x", "grp"), cmd("XDEL", "x", "1-0", "3-0"), cmd("XAUTOCLAIM", "x", "grp", "Bob", "0", "(0-0", "COUNT", "1"),
+			cmd("XAUTOCLAIM", "x", "grp", "Bob", "0", "0-0", "COUNT", "0"), cmd("XAUTOCLAIM", "x", "grp", "Bob", "0", "0-0", "COUNT", "8070450532247928833"),
+			cmd("XAUTOCLAIM", "x", "grp", "Bob", "x", "0-0"), cmd("XAUTOCLAIM", "x", "grp", "Bob", "-1", "x"), cmd("XAUTOCLAIM", "x", "grp", "Bob", "0", "0-0", "FOO"),
+			cmd("XAUTOCLAIM", "none", "grp", "Bob", "0", "0-0"), cmd("XAUTOCLAIM", "x", "nogrp", "Bob", "0", "0-0"), cmd("XAUTOCLAIM", "str", "grp", "Bob", "0", "0-0"),
+			cmd("XAUTOCLAIM", "x", "grp", "Bob", "0", "(18446744073709551615-18446744073709551615"), cmd("XPENDING", "x", "grp"), cmd("XINFO", "GROUPS", "x"),
 		}},
 }

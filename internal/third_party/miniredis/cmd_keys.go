@@ -285,7 +285,7 @@ func streamToRDB(sk *streamKey) (rdb.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		grp := rdb.Group{Name: name, LastID: last, EntriesRead: -1}
+		grp := rdb.Group{Name: name, LastID: last, EntriesRead: g.entriesRead}
 		seen := map[string]bool{}
 		for _, p := range g.pending {
 			id, err := parseRDBID(p.id)
@@ -360,10 +360,11 @@ func streamFromRDB(s *rdb.Stream) *streamKey {
 	}
 	for _, g := range s.Groups {
 		grp := &streamGroup{
-			stream:    sk,
-			lastID:    g.LastID.String(),
-			pending:   make([]pendingEntry, len(g.Pending)),
-			consumers: make(map[string]*consumer, len(g.Consumers)),
+			stream:      sk,
+			entriesRead: g.EntriesRead,
+			lastID:      g.LastID.String(),
+			pending:     make([]pendingEntry, len(g.Pending)),
+			consumers:   make(map[string]*consumer, len(g.Consumers)),
 		}
 		counts := map[string]int{}
 		for i, pe := range g.Pending {

@@ -368,8 +368,9 @@ func (m *Miniredis) cmdXgroup(c *server.Peer, cmd string, args []string) {
 		m.cmdXgroupCreateconsumer(c, cmd, args)
 	case "delconsumer":
 		m.cmdXgroupDelconsumer(c, cmd, args)
-	case "help",
-		"setid":
+	case "setid":
+		m.cmdXgroupSetid(c, cmd, args)
+	case "help":
 		err := fmt.Sprintf("ERR 'XGROUP %s' not supported", subCmd)
 		setDirty(c)
 		c.WriteError(err)
@@ -380,43 +381,6 @@ func (m *Miniredis) cmdXgroup(c *server.Peer, cmd string, args []string) {
 			subCmd,
 		))
 	}
-}
-
-// XGROUP CREATE
-func (m *Miniredis) cmdXgroupCreate(c *server.Peer, cmd string, args []string) {
-	if len(args) != 3 && len(args) != 4 {
-		setDirty(c)
-		c.WriteError(errWrongNumber("CREATE"))
-		return
-	}
-	stream, group, id := args[0], args[1], args[2]
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-
-		s, err := db.stream(stream)
-		if err != nil {
-			c.WriteError(err.Error())
-			return
-		}
-		if s == nil && len(args) == 4 && strings.ToUpper(args[3]) == "MKSTREAM" {
-			if s, err = db.newStream(stream); err != nil {
-				c.WriteError(err.Error())
-				return
-			}
-		}
-		if s == nil {
-			c.WriteError(msgXgroupKeyNotFound)
-			return
-		}
-
-		if err := s.createGroup(group, id); err != nil {
-			c.WriteError(err.Error())
-			return
-		}
-
-		c.WriteOK()
-	})
 }
 
 // XGROUP DESTROY
@@ -589,8 +553,16 @@ func (m *Miniredis) cmdXinfoGroups(c *server.Peer, args []string) {
 			return
 		}
 
-		c.WriteLen(len(s.groups))
-		for name, g := range s.groups {
+		// scriptgen: in name order, as Redis's rax lists them, with the
+		// read counter and lag Redis 7.0 keeps.
+		names := make([]string, 0, len(s.groups))
+		for name := range s.groups {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		c.WriteLen(len(names))
+		for _, name := range names {
+			g := s.groups[name]
 			c.WriteMapLen(6)
 
 			c.WriteBulk("name")
@@ -598,13 +570,13 @@ func (m *Miniredis) cmdXinfoGroups(c *server.Peer, args []string) {
 			c.WriteBulk("consumers")
 			c.WriteInt(len(g.consumers))
 			c.WriteBulk("pending")
-			c.WriteInt(len(g.activePending()))
+			c.WriteInt(len(g.pending))
 			c.WriteBulk("last-delivered-id")
 			c.WriteBulk(g.lastID)
 			c.WriteBulk("entries-read")
-			c.WriteNull()
+			g.writeEntriesRead(c)
 			c.WriteBulk("lag")
-			c.WriteInt(len(g.stream.entries))
+			g.writeLag(c)
 		}
 	})
 }
@@ -1164,7 +1136,7 @@ func (m *Miniredis) cmdXpending(c *server.Peer, cmd string, args []string) {
 }
 
 func writeXpendingSummary(c *server.Peer, g streamGroup) {
-	pend := g.activePending()
+	pend := g.pending
 	if len(pend) == 0 {
 		c.WriteLen(4)
 		c.WriteInt(0)
@@ -1301,164 +1273,6 @@ func (m *Miniredis) cmdXtrim(c *server.Peer, cmd string, args []string) {
 	})
 }
 
-// XAUTOCLAIM
-func (m *Miniredis) cmdXautoclaim(c *server.Peer, cmd string, args []string) {
-	// XAUTOCLAIM key group consumer min-idle-time start
-	if !m.isValidCMD(c, cmd, args, atLeast(5)) {
-		return
-	}
-
-	var opts struct {
-		key         string
-		group       string
-		consumer    string
-		minIdleTime time.Duration
-		start       string
-		justId      bool
-		count       int
-	}
-
-	opts.key, opts.group, opts.consumer = args[0], args[1], args[2]
-	n, err := strconv.Atoi(args[3])
-	if err != nil {
-		setDirty(c)
-		c.WriteError("ERR Invalid min-idle-time argument for XAUTOCLAIM")
-		return
-	}
-	opts.minIdleTime = time.Millisecond * time.Duration(n)
-
-	start_, err := formatStreamRangeBound(args[4], true, false)
-	if err != nil {
-		c.WriteError(msgInvalidStreamID)
-		return
-	}
-	opts.start = start_
-
-	args = args[5:]
-
-	opts.count = 100
-parsing:
-	for len(args) > 0 {
-		switch strings.ToUpper(args[0]) {
-		case "COUNT":
-			if len(args) < 2 {
-				err = errors.New(errWrongNumber(cmd))
-				break parsing
-			}
-
-			opts.count, err = strconv.Atoi(args[1])
-			if err != nil {
-				break parsing
-			}
-
-			args = args[2:]
-		case "JUSTID":
-			args = args[1:]
-			opts.justId = true
-		default:
-			err = errors.New(msgSyntaxError)
-			break parsing
-		}
-	}
-
-	if err != nil {
-		setDirty(c)
-		c.WriteError(err.Error())
-		return
-	}
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-		g, err := db.streamGroup(opts.key, opts.group)
-		if err != nil {
-			c.WriteError(err.Error())
-			return
-		}
-		if g == nil {
-			c.WriteError(errReadgroup(opts.key, opts.group).Error())
-			return
-		}
-
-		nextCallId, entries := xautoclaim(m.effectiveNow(), *g, opts.minIdleTime, opts.start, opts.count, opts.consumer)
-		writeXautoclaim(c, nextCallId, entries, opts.justId)
-	})
-}
-
-func xautoclaim(
-	now time.Time,
-	g streamGroup,
-	minIdleTime time.Duration,
-	start string,
-	count int,
-	consumerID string,
-) (string, []StreamEntry) {
-	nextCallId := "0-0"
-	if len(g.pending) == 0 || count < 0 {
-		return nextCallId, nil
-	}
-
-	msgs := g.pendingAfterOrEqual(start)
-	var res []StreamEntry
-	for i, p := range msgs {
-		if minIdleTime > 0 && now.Before(p.lastDelivery.Add(minIdleTime)) {
-			continue
-		}
-
-		prevConsumerID := p.consumer
-		if _, ok := g.consumers[consumerID]; !ok {
-			g.consumers[consumerID] = &consumer{}
-		}
-		p.consumer = consumerID
-
-		_, entry := g.stream.get(p.id)
-		// not found. Weird?
-		if entry == nil {
-			// TODO: support third element of return from XAUTOCLAIM, which
-			// should delete entries not found in the PEL during XAUTOCLAIM.
-			// (Introduced in Redis 7.0)
-			continue
-		}
-
-		p.deliveryCount += 1
-		p.lastDelivery = now
-
-		g.consumers[prevConsumerID].numPendingEntries--
-		g.consumers[consumerID].numPendingEntries++
-
-		msgs[i] = p
-		res = append(res, *entry)
-
-		if len(res) >= count {
-			if len(msgs) > i+1 {
-				nextCallId = msgs[i+1].id
-			}
-			break
-		}
-	}
-	return nextCallId, res
-}
-
-func writeXautoclaim(c *server.Peer, nextCallId string, res []StreamEntry, justId bool) {
-	c.WriteLen(3)
-	c.WriteBulk(nextCallId)
-	c.WriteLen(len(res))
-	for _, entry := range res {
-		if justId {
-			c.WriteBulk(entry.ID)
-			continue
-		}
-
-		c.WriteLen(2)
-		c.WriteBulk(entry.ID)
-		c.WriteLen(len(entry.Values))
-		for _, v := range entry.Values {
-			c.WriteBulk(v)
-		}
-	}
-	// TODO: see "Redis 7" note
-	c.WriteLen(0)
-}
-
 // XCLAIM
 func (m *Miniredis) cmdXclaim(c *server.Peer, cmd string, args []string) {
 	if !m.isValidCMD(c, cmd, args, atLeast(5)) {
@@ -1579,6 +1393,17 @@ func (m *Miniredis) xclaim(
 ) (claimedEntryIDs []string) {
 	for _, id := range ids {
 		pelPos, pelEntry := group.searchPending(id)
+		if _, e := group.stream.get(id); e == nil {
+			// scriptgen: an entry gone from the stream leaves the PEL,
+			// as in Redis 7.0 (upstream kept it, and hid it elsewhere).
+			if pelEntry != nil {
+				if owner := group.consumers[pelEntry.consumer]; owner != nil {
+					owner.numPendingEntries--
+				}
+				group.pending = append(group.pending[:pelPos], group.pending[pelPos+1:]...)
+			}
+			continue
+		}
 		if pelEntry == nil {
 			group.setLastSeen(consumerName, m.effectiveNow())
 			if !force {
@@ -1609,11 +1434,6 @@ func (m *Miniredis) xclaim(
 			pelEntry.deliveryCount++
 		}
 		pelEntry.lastDelivery = newLastDelivery
-
-		// redis7: don't report entries which are deleted by now
-		if _, e := group.stream.get(id); e == nil {
-			continue
-		}
 
 		claimedEntryIDs = append(claimedEntryIDs, id)
 	}

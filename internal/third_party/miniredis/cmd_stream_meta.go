@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
@@ -312,9 +313,9 @@ func (m *Miniredis) writeXinfoFullGroups(c *server.Peer, s *streamKey, count int
 		c.WriteBulk("last-delivered-id")
 		c.WriteBulk(g.lastID)
 		c.WriteBulk("entries-read")
-		c.WriteNull()
+		g.writeEntriesRead(c)
 		c.WriteBulk("lag")
-		c.WriteInt(len(s.entries))
+		g.writeLag(c)
 		c.WriteBulk("pel-count")
 		c.WriteInt(len(g.pending))
 		c.WriteBulk("pending")
@@ -359,4 +360,317 @@ func (m *Miniredis) writeXinfoFullGroups(c *server.Peer, s *streamKey, count int
 			}
 		}
 	}
+}
+
+// Consumer groups' read counters (entries_read) and lag, as Redis 7.0
+// keeps them (t_stream.c: streamReplyWithRange, streamReplyWithCGLag,
+// streamEstimateDistanceFromFirstEverEntry).
+
+// delivered moves the group past the entry id it delivers.
+func (g *streamGroup) delivered(id string) {
+	s := g.stream
+	if streamCmp(id, g.lastID) <= 0 {
+		return
+	}
+	switch {
+	case g.entriesRead != -1 && !s.hasTombstones(id):
+		g.entriesRead++
+	case s.entriesAdded != 0:
+		g.entriesRead = s.distanceFromFirstEver(id)
+	}
+	g.lastID = id
+}
+
+// hasTombstones is streamRangeHasTombstones from start to the end.
+func (s *streamKey) hasTombstones(start string) bool {
+	if len(s.entries) == 0 || s.maxDeletedID == "" || s.maxDeletedID == "0-0" {
+		return false
+	}
+	if streamCmp(s.firstID(), s.maxDeletedID) > 0 {
+		return false
+	}
+	return streamCmp(start, s.maxDeletedID) <= 0
+}
+
+// distanceFromFirstEver is streamEstimateDistanceFromFirstEverEntry: id's
+// read counter, -1 when it cannot be known.
+func (s *streamKey) distanceFromFirstEver(id string) int64 {
+	added := int64(min(s.entriesAdded, math.MaxInt64))
+	if added == 0 {
+		return 0
+	}
+	last := formatID(s.lastIDNum())
+	cmpLast := streamCmp(id, last)
+	switch {
+	case len(s.entries) == 0 && cmpLast < 1, cmpLast == 0:
+		return added
+	case cmpLast > 0:
+		return -1
+	}
+	first := s.firstID()
+	if s.maxDeletedID == "" || s.maxDeletedID == "0-0" || streamCmp(s.maxDeletedID, first) < 0 {
+		switch streamCmp(id, first) {
+		case -1:
+			return added - int64(len(s.entries))
+		case 0:
+			return added - int64(len(s.entries)) + 1
+		}
+	}
+	return -1
+}
+
+// writeLag writes the group's lag, or null where Redis cannot tell it.
+func (g *streamGroup) writeLag(c *server.Peer) {
+	s := g.stream
+	added := int64(min(s.entriesAdded, math.MaxInt64))
+	switch {
+	case added == 0:
+		c.WriteInt(0)
+	case g.entriesRead != -1 && !s.hasTombstones(g.lastID):
+		c.WriteInt(int(added - g.entriesRead))
+	default:
+		if read := s.distanceFromFirstEver(g.lastID); read != -1 {
+			c.WriteInt(int(added - read))
+			return
+		}
+		c.WriteNull()
+	}
+}
+
+// writeEntriesRead writes the group's read counter, null when unknown.
+func (g *streamGroup) writeEntriesRead(c *server.Peer) {
+	if g.entriesRead == -1 {
+		c.WriteNull()
+		return
+	}
+	c.WriteInt(int(g.entriesRead))
+}
+
+// xgroupOptions reads XGROUP CREATE's (create) or SETID's options after
+// the ID, as xgroupCommand does; msg is Redis's error.
+func xgroupOptions(sub string, opts []string, create bool) (mkstream bool, entriesRead int64, msg string) {
+	entriesRead = -1
+	for i := 0; i < len(opts); i++ {
+		switch {
+		case create && strings.EqualFold(opts[i], "MKSTREAM"):
+			mkstream = true
+		case strings.EqualFold(opts[i], "ENTRIESREAD") && i+1 < len(opts):
+			n, err := strconv.ParseInt(opts[i+1], 10, 64)
+			if err != nil || !isRedisInteger(opts[i+1]) {
+				return false, 0, msgInvalidInt
+			}
+			if n < -1 {
+				return false, 0, "ERR value for ENTRIESREAD must be positive or -1"
+			}
+			entriesRead = n
+			i++
+		default:
+			return false, 0, "ERR unknown subcommand or wrong number of arguments for '" + sub + "'. Try XGROUP HELP."
+		}
+	}
+	return mkstream, entriesRead, ""
+}
+
+// XGROUP CREATE key group id|$ [MKSTREAM] [ENTRIESREAD n]
+func (m *Miniredis) cmdXgroupCreate(c *server.Peer, cmd string, args []string) {
+	m.xgroupSetOrCreate(c, "CREATE", args)
+}
+
+// XGROUP SETID key group id|$ [ENTRIESREAD n]
+func (m *Miniredis) cmdXgroupSetid(c *server.Peer, cmd string, args []string) {
+	m.xgroupSetOrCreate(c, "SETID", args)
+}
+
+// xgroupSetOrCreate is xgroupCommand's CREATE and SETID: options, then
+// the key and its type, then the group, then the ID.
+func (m *Miniredis) xgroupSetOrCreate(c *server.Peer, sub string, args []string) {
+	key, group, idArg := args[0], args[1], args[2]
+	create := sub == "CREATE"
+	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
+		mkstream, entriesRead, msg := xgroupOptions(sub, args[3:], create)
+		if msg != "" {
+			c.WriteError(msg)
+			return
+		}
+		db := m.db(ctx.selectedDB)
+		s, err := db.stream(key)
+		if err != nil {
+			c.WriteError(err.Error())
+			return
+		}
+		if s == nil && !mkstream {
+			c.WriteError(msgXgroupKeyNotFound)
+			return
+		}
+		var g *streamGroup
+		if !create {
+			if g = s.groups[group]; g == nil {
+				c.WriteError("NOGROUP No such consumer group '" + group + "' for key name '" + key + "'")
+				return
+			}
+			if len(args) != 3 && len(args) != 5 {
+				c.WriteError("ERR unknown subcommand or wrong number of arguments for '" + sub + "'. Try XGROUP HELP.")
+				return
+			}
+		}
+		var id string
+		switch {
+		case idArg == "$" && s != nil:
+			id = formatID(s.lastIDNum())
+		case idArg == "$":
+			id = "0-0"
+		default:
+			ts, ok := parseID(idArg, 0, create)
+			if !ok {
+				c.WriteError(msgInvalidStreamID)
+				return
+			}
+			id = formatID(ts)
+		}
+		if !create {
+			g.lastID, g.entriesRead = id, entriesRead
+			db.incr(key)
+			c.WriteOK()
+			return
+		}
+		if s == nil {
+			s, _ = db.newStream(key)
+		}
+		if err := s.createGroup(group, id, entriesRead); err != nil {
+			c.WriteError(err.Error())
+			return
+		}
+		db.incr(key)
+		c.WriteOK()
+	})
+}
+
+// XAUTOCLAIM key group consumer min-idle-time start [COUNT count] [JUSTID]
+//
+// As xautoclaimCommand: its arguments read when it runs, before the key;
+// COUNT between 1 and LONG_MAX/16 ("COUNT must be > 0"); at most
+// 10×COUNT pending entries looked at; a pending entry whose stream entry
+// is gone leaves the PEL, counts against COUNT and is listed in the
+// reply's third element; JUSTID claims without counting a delivery.
+// Upstream kept deleted entries pending and answered an empty third
+// element, read COUNT as any integer and its arguments before MULTI ran.
+func (m *Miniredis) cmdXautoclaim(c *server.Peer, cmd string, args []string) {
+	if !m.isValidCMD(c, cmd, args, atLeast(5)) {
+		return
+	}
+	key, group, name := args[0], args[1], args[2]
+	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
+		if !isRedisInteger(args[3]) {
+			c.WriteError("ERR Invalid min-idle-time argument for XAUTOCLAIM")
+			return
+		}
+		minIdle, _ := strconv.ParseInt(args[3], 10, 64)
+		start, startEx, ok := parseIntervalID(args[4], 0)
+		if !ok {
+			c.WriteError(msgInvalidStreamID)
+			return
+		}
+		if startEx {
+			if start == [2]uint64{math.MaxUint64, math.MaxUint64} {
+				c.WriteError(msgInvalidStartID)
+				return
+			}
+			start = incrID(start)
+		}
+		count, justID := int64(100), false
+		for j := 5; j < len(args); j++ {
+			switch {
+			case strings.EqualFold(args[j], "COUNT") && j+1 < len(args):
+				n, err := strconv.ParseInt(args[j+1], 10, 64)
+				if err != nil || !isRedisInteger(args[j+1]) || n < 1 || n > math.MaxInt64/16 {
+					c.WriteError("ERR COUNT must be > 0")
+					return
+				}
+				count = n
+				j++
+			case strings.EqualFold(args[j], "JUSTID"):
+				justID = true
+			default:
+				c.WriteError(msgSyntaxError)
+				return
+			}
+		}
+		db := m.db(ctx.selectedDB)
+		s, err := db.stream(key)
+		if err != nil {
+			c.WriteError(err.Error())
+			return
+		}
+		var g *streamGroup
+		if s != nil {
+			g = s.groups[group]
+		}
+		if g == nil {
+			c.WriteError("NOGROUP No such key '" + key + "' or consumer group '" + group + "'")
+			return
+		}
+		next, claimed, deleted := g.autoclaim(m.effectiveNow(), minIdle, formatID(start), count, name, justID)
+		c.WriteLen(3)
+		c.WriteBulk(next)
+		c.WriteLen(len(claimed))
+		for _, e := range claimed {
+			if justID {
+				c.WriteBulk(e.ID)
+			} else {
+				writeStreamEntry(c, e)
+			}
+		}
+		c.WriteStrings(deleted)
+		db.incr(key)
+	})
+}
+
+// autoclaim is XAUTOCLAIM's loop over the PEL from start: the cursor for
+// the next call, the entries claimed and the IDs dropped as deleted.
+func (g *streamGroup) autoclaim(now time.Time, minIdle int64, start string, count int64, name string, justID bool) (string, []StreamEntry, []string) {
+	var (
+		claimed  []StreamEntry
+		deleted  []string
+		attempts = count * 10
+	)
+	i, _ := g.searchPending(start)
+	for ; attempts > 0 && count > 0 && i < len(g.pending); attempts-- {
+		p := &g.pending[i]
+		_, entry := g.stream.get(p.id)
+		if entry == nil {
+			if owner := g.consumers[p.consumer]; owner != nil {
+				owner.numPendingEntries--
+			}
+			deleted = append(deleted, p.id)
+			g.pending = append(g.pending[:i], g.pending[i+1:]...)
+			count--
+			continue
+		}
+		if minIdle > 0 && now.Sub(p.lastDelivery).Milliseconds() < minIdle {
+			i++
+			continue
+		}
+		if g.consumers[name] == nil {
+			g.consumers[name] = &consumer{}
+		}
+		if p.consumer != name {
+			if owner := g.consumers[p.consumer]; owner != nil {
+				owner.numPendingEntries--
+			}
+			g.consumers[name].numPendingEntries++
+			p.consumer = name
+		}
+		p.lastDelivery = now
+		if !justID {
+			p.deliveryCount++
+		}
+		claimed = append(claimed, *entry)
+		count--
+		i++
+	}
+	next := "0-0"
+	if i < len(g.pending) {
+		next = g.pending[i].id
+	}
+	return next, claimed, deleted
 }

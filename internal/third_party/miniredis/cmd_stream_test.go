@@ -830,8 +830,8 @@ func TestStreamReadGroup(t *testing.T) {
 				proto.String("consumers"), proto.Int(1),
 				proto.String("pending"), proto.Int(1),
 				proto.String("last-delivered-id"), proto.String("0-1"),
-				proto.String("entries-read"), proto.Nil,
-				proto.String("lag"), proto.Int(1),
+				proto.String("entries-read"), proto.Int(1), // scriptgen: Redis 7.0.15 counts reads
+				proto.String("lag"), proto.Int(0),
 			),
 		),
 	)
@@ -953,8 +953,8 @@ func TestStreamAck(t *testing.T) {
 				proto.String("consumers"), proto.Int(1),
 				proto.String("pending"), proto.Int(0),
 				proto.String("last-delivered-id"), proto.String("0-1"),
-				proto.String("entries-read"), proto.Nil,
-				proto.String("lag"), proto.Int(1),
+				proto.String("entries-read"), proto.Int(1), // scriptgen: as above
+				proto.String("lag"), proto.Int(0),
 			),
 		),
 	)
@@ -1458,8 +1458,8 @@ func TestStreamAutoClaim(t *testing.T) {
 				proto.String("consumers"), proto.Int(0),
 				proto.String("pending"), proto.Int(0),
 				proto.String("last-delivered-id"), proto.String("0-2"),
-				proto.String("entries-read"), proto.Nil,
-				proto.String("lag"), proto.Int(2),
+				proto.String("entries-read"), proto.Int(2), // scriptgen: as above
+				proto.String("lag"), proto.Int(0),
 			),
 		),
 	)
@@ -1576,6 +1576,8 @@ func TestStreamClaim(t *testing.T) {
 		"XCLAIM", "planets", "processing", "bob", "0", "0-1",
 		proto.Array(),
 	)
+	// scriptgen: XCLAIM drops 0-1, deleted from the stream, from the PEL,
+	// as redis-server 7.0.15 does; upstream kept it pending, for bob.
 	mustDo(t, c,
 		"XINFO", "GROUPS", "planets",
 		proto.Array(
@@ -1610,12 +1612,6 @@ func TestStreamClaim(t *testing.T) {
 		"XPENDING", "planets", "processing", "-", "+", "999",
 		proto.Array(
 			proto.Array(
-				proto.String("0-1"),
-				proto.String("bob"),
-				proto.Int(0),
-				proto.Int(3),
-			),
-			proto.Array(
 				proto.String("0-2"),
 				proto.String("alice"),
 				proto.Int(20000),
@@ -1648,12 +1644,6 @@ func TestStreamClaim(t *testing.T) {
 		"XPENDING", "planets", "processing", "-", "+", "999",
 		proto.Array(
 			proto.Array(
-				proto.String("0-1"),
-				proto.String("bob"),
-				proto.Int(0),
-				proto.Int(3),
-			),
-			proto.Array(
 				proto.String("0-2"),
 				proto.String("alice"),
 				proto.Int(20000),
@@ -1684,12 +1674,6 @@ func TestStreamClaim(t *testing.T) {
 	mustDo(t, c,
 		"XPENDING", "planets", "processing", "-", "+", "999",
 		proto.Array(
-			proto.Array(
-				proto.String("0-1"),
-				proto.String("bob"),
-				proto.Int(0),
-				proto.Int(3),
-			),
 			proto.Array(
 				proto.String("0-2"),
 				proto.String("alice"),
@@ -1741,12 +1725,6 @@ func TestStreamClaim(t *testing.T) {
 	mustDo(t, c,
 		"XPENDING", "planets", "processing", "-", "+", "999",
 		proto.Array(
-			proto.Array(
-				proto.String("0-1"),
-				proto.String("alice"),
-				proto.Int(10000),
-				proto.Int(1),
-			),
 			proto.Array(
 				proto.String("0-2"),
 				proto.String("alice"),

@@ -157,6 +157,9 @@ type streamGroup struct {
 	lastID    string
 	pending   []pendingEntry
 	consumers map[string]*consumer
+	// scriptgen: entries_read, the group's logical read counter (Redis
+	// 7.0); -1 when unknown.
+	entriesRead int64
 }
 
 type consumer struct {
@@ -353,7 +356,7 @@ func reversedStreamEntries(o []StreamEntry) []StreamEntry {
 	return newStream
 }
 
-func (s *streamKey) createGroup(group, id string) error {
+func (s *streamKey) createGroup(group, id string, entriesRead int64) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 
@@ -365,9 +368,10 @@ func (s *streamKey) createGroup(group, id string) error {
 		id = s.lastIDUnlocked()
 	}
 	s.groups[group] = &streamGroup{
-		stream:    s,
-		lastID:    id,
-		consumers: map[string]*consumer{},
+		stream:      s,
+		lastID:      id,
+		consumers:   map[string]*consumer{},
+		entriesRead: entriesRead,
 	}
 	return nil
 }
@@ -524,7 +528,9 @@ func (g *streamGroup) readGroup(
 			g.consumers[consumerID] = &consumer{}
 		}
 		g.consumers[consumerID].numPendingEntries += len(msgs)
-		g.lastID = msgs[len(msgs)-1].ID
+		for _, msg := range msgs {
+			g.delivered(msg.ID)
+		}
 		return msgs
 	}
 
@@ -625,26 +631,15 @@ func (g *streamGroup) pendingAfter(id string) []pendingEntry {
 
 func (g *streamGroup) pendingCount(consumer string) int {
 	n := 0
-	for _, p := range g.activePending() {
+	// scriptgen: the whole PEL, entries deleted from the stream
+	// included, as Redis keeps them until XACK or XAUTOCLAIM; upstream
+	// left those out here, in XPENDING's summary and in XINFO GROUPS.
+	for _, p := range g.pending {
 		if p.consumer == consumer {
 			n++
 		}
 	}
 	return n
-}
-
-// pending entries without the entries deleted from the group
-func (g *streamGroup) activePending() []pendingEntry {
-	var pe []pendingEntry
-	for _, p := range g.pending {
-		// drop deleted ones
-		if _, e := g.stream.get(p.id); e == nil {
-			continue
-		}
-		p := p
-		pe = append(pe, p)
-	}
-	return pe
 }
 
 func (g *streamGroup) copy() *streamGroup {
@@ -655,9 +650,10 @@ func (g *streamGroup) copy() *streamGroup {
 	}
 	return &streamGroup{
 		// don't copy stream
-		lastID:    g.lastID,
-		pending:   g.pending,
-		consumers: cns,
+		lastID:      g.lastID,
+		pending:     g.pending,
+		consumers:   cns,
+		entriesRead: g.entriesRead,
 	}
 }
 

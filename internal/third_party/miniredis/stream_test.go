@@ -119,7 +119,7 @@ func TestStreamKeyGroup(t *testing.T) {
 	_, err := s.add("123-123", []string{"k", "v"}, now, 100)
 	ok(t, err)
 
-	ok(t, s.createGroup("mygroup", "$"))
+	ok(t, s.createGroup("mygroup", "$", -1))
 	g := s.groups["mygroup"]
 
 	{
@@ -163,7 +163,7 @@ func TestStreamKeyGroup(t *testing.T) {
 	t.Run("delete last ID", func(t *testing.T) {
 		s := newStreamKey()
 		s.add("123-123", []string{"k", "v"}, now, 100)
-		ok(t, s.createGroup("mygroup", "$"))
+		ok(t, s.createGroup("mygroup", "$", -1))
 		g := s.groups["mygroup"]
 		_, err := s.delete([]string{"123-123"}, 100) // !
 		ok(t, err)
