@@ -123,4 +123,12 @@ var streamGroupCases = []tcase{
 			cmd("XAUTOCLAIM", "none", "grp", "Bob", "0", "0-0"), cmd("XAUTOCLAIM", "x", "nogrp", "Bob", "0", "0-0"), cmd("XAUTOCLAIM", "str", "grp", "Bob", "0", "0-0"),
 			cmd("XAUTOCLAIM", "x", "grp", "Bob", "0", "(18446744073709551615-18446744073709551615"), cmd("XPENDING", "x", "grp"), cmd("XINFO", "GROUPS", "x"),
 		}},
+	{name: "stream/xack-and-xpending-bounds", setup: [][]string{xaddMany("x", "4"), {"XGROUP", "CREATE", "x", "g", "0"}, {"XREADGROUP", "GROUP", "g", "c", "STREAMS", "x", ">"}},
+		cmds: [][]string{
+			cmd("XPENDING", "x", "g", "(1-1", "(4-1", "10"), cmd("XPENDING", "x", "g", "(4-1", "+", "10"), cmd("XPENDING", "x", "g", "-", "(0-0", "10"),
+			cmd("XPENDING", "x", "g", "(18446744073709551615-18446744073709551615", "+", "10"), cmd("XPENDING", "x", "g", "(-", "+", "10"),
+			cmd("XACK", "x", "g", "1-1", "x"), cmd("XPENDING", "x", "g"), cmd("XACK", "x", "g", "1", "1-1", "+2-1"), cmd("XPENDING", "x", "g"),
+			cmd("XCLAIM", "x", "g", "c2", "0", "3-1", "JUSTID"), cmd("XCLAIM", "x", "g", "c3", "0", "4-1"), cmd("XCLAIM", "x", "g", "c3", "0", "3-1", "RETRYCOUNT", "7", "JUSTID"),
+			ev("local o = {} for i, e in ipairs(redis.call('XPENDING', KEYS[1], 'g', '-', '+', 10)) do o[i] = {e[1], e[2], e[4]} end return o", 1, "x"),
+		}},
 }

@@ -310,25 +310,11 @@ func xrangeArgs(args []string, reverse bool) (start, end [2]uint64, count int64,
 	if reverse {
 		startArg, endArg = endArg, startArg
 	}
-	start, startEx, ok := parseIntervalID(startArg, 0)
-	if !ok {
-		return start, end, 0, msgInvalidStreamID
+	if start, msg = intervalBound(startArg, true); msg != "" {
+		return start, end, 0, msg
 	}
-	if startEx {
-		if start == [2]uint64{math.MaxUint64, math.MaxUint64} {
-			return start, end, 0, msgInvalidStartID
-		}
-		start = incrID(start)
-	}
-	end, endEx, ok := parseIntervalID(endArg, math.MaxUint64)
-	if !ok {
-		return start, end, 0, msgInvalidStreamID
-	}
-	if endEx {
-		if end == [2]uint64{} {
-			return start, end, 0, msgInvalidEndID
-		}
-		end = decrID(end)
+	if end, msg = intervalBound(endArg, false); msg != "" {
+		return start, end, 0, msg
 	}
 	count = -1
 	for j := 3; j < len(args); j++ {
@@ -752,12 +738,20 @@ parsing:
 		return
 	}
 
+	blocked := false // scriptgen: see blockedGroupGone
 	blocking(
 		m,
 		c,
 		opts.blockTimeout,
 		func(c *server.Peer, ctx *connCtx) bool {
 			db := m.db(ctx.selectedDB)
+			if blocked {
+				if msg := blockedGroupGone(db, opts.streams, opts.group); msg != "" {
+					c.WriteError(msg)
+					return true
+				}
+			}
+			blocked = true
 			res, err := xreadgroup(
 				db,
 				opts.group,
@@ -1084,19 +1078,19 @@ func (m *Miniredis) cmdXpending(c *server.Peer, cmd string, args []string) {
 			}
 		}
 
+		// scriptgen: exclusive bounds, as xpendingCommand reads them.
+		start, msg := intervalBound(args[0], true)
+		if msg == "" {
+			var end [2]uint64
+			end, msg = intervalBound(args[1], false)
+			opts.start, opts.end = formatID(start), formatID(end)
+		}
+		if msg != "" {
+			setDirty(c)
+			c.WriteError(msg)
+			return
+		}
 		var err error
-		opts.start, err = formatStreamRangeBound(args[0], true, false)
-		if err != nil {
-			setDirty(c)
-			c.WriteError(msgInvalidStreamID)
-			return
-		}
-		opts.end, err = formatStreamRangeBound(args[1], false, false)
-		if err != nil {
-			setDirty(c)
-			c.WriteError(msgInvalidStreamID)
-			return
-		}
 		opts.count, err = strconv.Atoi(args[2]) // negative is allowed
 		if err != nil {
 			setDirty(c)
@@ -1377,7 +1371,7 @@ func (m *Miniredis) cmdXclaim(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		claimedEntryIDs := m.xclaim(g, opts.consumerName, opts.minIdleTime, opts.newLastDelivery, opts.ids, opts.retryCount, opts.force)
+		claimedEntryIDs := m.xclaim(g, opts.consumerName, opts.minIdleTime, opts.newLastDelivery, opts.ids, opts.retryCount, opts.force, opts.justId)
 		writeXclaim(c, g.stream, claimedEntryIDs, opts.justId)
 	})
 }
@@ -1390,6 +1384,7 @@ func (m *Miniredis) xclaim(
 	ids []string,
 	retryCount *int,
 	force bool,
+	justID bool,
 ) (claimedEntryIDs []string) {
 	for _, id := range ids {
 		pelPos, pelEntry := group.searchPending(id)
@@ -1430,7 +1425,7 @@ func (m *Miniredis) xclaim(
 
 		if retryCount != nil {
 			pelEntry.deliveryCount = *retryCount
-		} else {
+		} else if !justID { // scriptgen: JUSTID counts no delivery, as in Redis
 			pelEntry.deliveryCount++
 		}
 		pelEntry.lastDelivery = newLastDelivery

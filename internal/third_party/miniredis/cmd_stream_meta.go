@@ -36,6 +36,30 @@ func parseIntervalID(s string, missingSeq uint64) (id [2]uint64, exclusive, ok b
 	return id, false, ok
 }
 
+// intervalBound reads a range's start (start) or end as Redis's range
+// commands do: an ID, "-" or "+", or "(" and an ID for an exclusive bound,
+// moved to the next or previous ID; msg is Redis's error.
+func intervalBound(arg string, start bool) (id [2]uint64, msg string) {
+	missing := uint64(0)
+	if !start {
+		missing = math.MaxUint64
+	}
+	id, exclusive, ok := parseIntervalID(arg, missing)
+	switch {
+	case !ok:
+		return id, msgInvalidStreamID
+	case !exclusive:
+		return id, ""
+	case start && id == [2]uint64{math.MaxUint64, math.MaxUint64}:
+		return id, msgInvalidStartID
+	case start:
+		return incrID(id), ""
+	case id == [2]uint64{}:
+		return id, msgInvalidEndID
+	}
+	return decrID(id), ""
+}
+
 // incrID and decrID are streamIncrID and streamDecrID of an ID that has a
 // next or a previous one.
 func incrID(id [2]uint64) [2]uint64 {
@@ -565,17 +589,10 @@ func (m *Miniredis) cmdXautoclaim(c *server.Peer, cmd string, args []string) {
 			return
 		}
 		minIdle, _ := strconv.ParseInt(args[3], 10, 64)
-		start, startEx, ok := parseIntervalID(args[4], 0)
-		if !ok {
-			c.WriteError(msgInvalidStreamID)
+		start, msg := intervalBound(args[4], true)
+		if msg != "" {
+			c.WriteError(msg)
 			return
-		}
-		if startEx {
-			if start == [2]uint64{math.MaxUint64, math.MaxUint64} {
-				c.WriteError(msgInvalidStartID)
-				return
-			}
-			start = incrID(start)
 		}
 		count, justID := int64(100), false
 		for j := 5; j < len(args); j++ {
@@ -673,4 +690,20 @@ func (g *streamGroup) autoclaim(now time.Time, minIdle int64, start string, coun
 		next = g.pending[i].id
 	}
 	return next, claimed, deleted
+}
+
+// blockedGroupGone is Redis's answer to an XREADGROUP blocked on streams
+// of which one went away (deleted, flushed, another type now) or lost the
+// group meanwhile (blocked.c), or "" while all are there.
+func blockedGroupGone(db *RedisDB, streams []string, group string) string {
+	for _, key := range streams {
+		s, err := db.stream(key)
+		if err != nil || s == nil {
+			return "UNBLOCKED the stream key no longer exists"
+		}
+		if s.groups[group] == nil {
+			return "NOGROUP the consumer group this client was blocked on no longer exists"
+		}
+	}
+	return ""
 }

@@ -566,11 +566,16 @@ func (g *streamGroup) searchPending(id string) (int, *pendingEntry) {
 }
 
 func (g *streamGroup) ack(ids []string) (int, error) {
-	count := 0
+	// scriptgen: every ID is read before any is acknowledged, as Redis
+	// does; upstream acknowledged those before a bad one.
 	for _, id := range ids {
 		if _, err := parseStreamID(id); err != nil {
 			return 0, errors.New(msgInvalidStreamID)
 		}
+	}
+	count := 0
+	for _, id := range ids {
+		id, _ = formatStreamID(id)
 
 		pos, entry := g.searchPending(id)
 		if entry == nil {
