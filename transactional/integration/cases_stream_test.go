@@ -131,4 +131,9 @@ var streamGroupCases = []tcase{
 			cmd("XCLAIM", "x", "g", "c2", "0", "3-1", "JUSTID"), cmd("XCLAIM", "x", "g", "c3", "0", "4-1"), cmd("XCLAIM", "x", "g", "c3", "0", "3-1", "RETRYCOUNT", "7", "JUSTID"),
 			ev("local o = {} for i, e in ipairs(redis.call('XPENDING', KEYS[1], 'g', '-', '+', 10)) do o[i] = {e[1], e[2], e[4]} end return o", 1, "x"),
 		}},
+	// In RESP3: the engine's Do target reads RESP2's nested null array as
+	// a null bulk string.
+	{name: "stream/xreadgroup-deleted-history", resp3: true, setup: [][]string{{"XADD", "x", "1-0", "f", "v"}, {"XADD", "x", "2-0", "f", "v"},
+		{"XGROUP", "CREATE", "x", "g", "0"}, {"XREADGROUP", "GROUP", "g", "c", "STREAMS", "x", ">"}},
+		cmds: [][]string{cmd("XDEL", "x", "1-0"), cmd("XREADGROUP", "GROUP", "g", "c", "STREAMS", "x", "0")}},
 }

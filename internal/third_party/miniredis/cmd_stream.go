@@ -283,11 +283,7 @@ func (m *Miniredis) makeCmdXrange(reverse bool) server.Cmd {
 				return
 			}
 			if s != nil && count == 0 {
-				if c.Resp3 {
-					c.WriteNull()
-				} else {
-					c.WriteLen(-1)
-				}
+				writeNullArray(c)
 				return
 			}
 			var out []StreamEntry
@@ -1017,26 +1013,44 @@ func xread(db *RedisDB, streams []string, ids []string, count int) map[string][]
 
 func writeXread(c *server.Peer, streams []string, res map[string][]StreamEntry) {
 	if len(res) == 0 {
-		c.WriteLen(-1)
+		writeNullArray(c)
 		return
 	}
-	c.WriteLen(len(res))
+	// scriptgen: a map in RESP3, as Redis 7.0 answers (upstream: the
+	// RESP2 array of pairs).
+	if c.Resp3 {
+		c.WriteMapLen(len(res))
+	} else {
+		c.WriteLen(len(res))
+	}
 	for _, stream := range streams {
 		entries, ok := res[stream]
 		if !ok {
 			continue
 		}
-		c.WriteLen(2)
+		if !c.Resp3 {
+			c.WriteLen(2)
+		}
 		c.WriteBulk(stream)
 		c.WriteLen(len(entries))
 		for _, entry := range entries {
-			c.WriteLen(2)
-			c.WriteBulk(entry.ID)
-			c.WriteLen(len(entry.Values))
-			for _, v := range entry.Values {
-				c.WriteBulk(v)
+			if entry.Values == nil {
+				c.WriteLen(2)
+				c.WriteBulk(entry.ID)
+				writeNullArray(c)
+				continue
 			}
+			writeStreamEntry(c, entry)
 		}
+	}
+}
+
+// writeNullArray is Redis's addReplyNullArray: RESP3 has one null.
+func writeNullArray(c *server.Peer) {
+	if c.Resp3 {
+		c.WriteNull()
+	} else {
+		c.WriteLen(-1)
 	}
 }
 

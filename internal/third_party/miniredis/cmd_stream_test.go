@@ -907,7 +907,9 @@ func TestStreamDelete(t *testing.T) {
 		proto.Array(
 			proto.Array(
 				proto.String("planets"),
-				proto.Array(),
+				// scriptgen: 0-1, deleted and still pending, comes back with
+				// no body, byte for byte redis-server 7.0.15's reply.
+				proto.Array(proto.Array(proto.String("0-1"), proto.NilList)),
 			),
 		),
 	)

@@ -543,8 +543,12 @@ func (g *streamGroup) readGroup(
 			continue
 		}
 		_, entry := g.stream.get(p.id)
-		// not found. Weird?
 		if entry == nil {
+			// scriptgen: deleted from the stream, still pending: the
+			// ID with no body, and no delivery counted, as Redis's
+			// streamReplyWithRangeFromConsumerPEL does (upstream left
+			// it out). Nil Values marks it for writeXread.
+			res = append(res, StreamEntry{ID: p.id})
 			continue
 		}
 		p.deliveryCount += 1
