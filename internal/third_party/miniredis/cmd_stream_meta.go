@@ -15,14 +15,10 @@ import (
 // XSETID, XINFO STREAM's 7.0 fields and its FULL form, and the bounds of
 // an exclusive XRANGE. Read from t_stream.c of Redis 7.0.15.
 
+// The COUNTs Redis takes when none is given.
 const (
-	msgXsetidSmaller       = "ERR The ID specified in XSETID is smaller than the target stream top item"
-	msgXsetidMaxDeleted    = "ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id"
-	msgXsetidEntriesAdded  = "ERR The entries_added specified in XSETID is smaller than the target stream length"
-	msgXsetidNegative      = "ERR entries_added must be positive"
-	msgInvalidStartID      = "ERR invalid start ID for the interval"
-	msgInvalidEndID        = "ERR invalid end ID for the interval"
 	xinfoStreamFullDefault = 10
+	xautoclaimDefaultCount = 100
 )
 
 // parseIntervalID is streamParseIntervalIDOrReply: an ID, or "(" and a
@@ -484,7 +480,7 @@ func xgroupOptions(sub string, opts []string, create bool) (mkstream bool, entri
 				return false, 0, msgInvalidInt
 			}
 			if n < -1 {
-				return false, 0, "ERR value for ENTRIESREAD must be positive or -1"
+				return false, 0, msgEntriesReadNegative
 			}
 			entriesRead = n
 			i++
@@ -594,13 +590,13 @@ func (m *Miniredis) cmdXautoclaim(c *server.Peer, cmd string, args []string) {
 			c.WriteError(msg)
 			return
 		}
-		count, justID := int64(100), false
+		count, justID := int64(xautoclaimDefaultCount), false
 		for j := 5; j < len(args); j++ {
 			switch {
 			case strings.EqualFold(args[j], "COUNT") && j+1 < len(args):
 				n, err := strconv.ParseInt(args[j+1], 10, 64)
 				if err != nil || !isRedisInteger(args[j+1]) || n < 1 || n > math.MaxInt64/16 {
-					c.WriteError("ERR COUNT must be > 0")
+					c.WriteError(msgXautoclaimCount)
 					return
 				}
 				count = n
@@ -699,10 +695,10 @@ func blockedGroupGone(db *RedisDB, streams []string, group string) string {
 	for _, key := range streams {
 		s, err := db.stream(key)
 		if err != nil || s == nil {
-			return "UNBLOCKED the stream key no longer exists"
+			return msgStreamKeyGone
 		}
 		if s.groups[group] == nil {
-			return "NOGROUP the consumer group this client was blocked on no longer exists"
+			return msgBlockedGroupGone
 		}
 	}
 	return ""
