@@ -24,9 +24,16 @@ func (s *sandbox) call(L *lua.LState, raise bool) int {
 	// redis.call, carries the flag Redis 7.0 adds to a command's errors.
 	// Redis counts the refusal in INFO errorstats there and then (the
 	// flag keeps the script's error reply from counting it again).
+	// It counts as a rejected call of the command, not as an error of
+	// the script's caller (scriptCall's error label).
 	refuse := func(msg string) int {
 		t := errorTable(L, msg)
-		s.run.caller.CountError(lua.LVAsString(t.RawGetString("err")))
+		s.e.inner.CountError(lua.LVAsString(t.RawGetString("err")))
+		if n := L.GetTop(); n > 0 {
+			if name, ok := L.Get(1).(lua.LString); ok {
+				s.e.srv.CommandStat(strings.ToUpper(string(name)), callArgs(L, n)).Reject()
+			}
+		}
 		t.RawSetString("ignore_error_stats_update", lua.LTrue)
 		return failWith(t)
 	}
@@ -135,3 +142,15 @@ func hasBlockOption(args []string) bool {
 // formatCallNumber is how redis.call turns a Lua number into an argument:
 // C's "%.17g", whose NaN keeps its sign ("-nan" for 0/0 on x86-64).
 func formatCallNumber(f float64) string { return lua.FormatNumber(f, 17) }
+
+// callArgs is redis.call's arguments after the command name, as far as
+// they are strings: enough to name a subcommand.
+func callArgs(L *lua.LState, n int) []string {
+	if n < 2 {
+		return nil
+	}
+	if sub, ok := L.Get(2).(lua.LString); ok {
+		return []string{string(sub)}
+	}
+	return nil
+}

@@ -211,8 +211,10 @@
 //     a client connection out of step); XADD and XTRIM refuse an ID that
 //     does not parse before looking at the key, and XADD of 0-0 to a
 //     missing key leaves no empty stream behind; XRANGE and XREVRANGE
-//     with a COUNT of 0 or less answer a null array; XDEL reads an ID
-//     without its sequence number as ms-0;
+//     read both IDs before COUNT (any number of them), and a COUNT of 0
+//     or less on a stream answers a null array; every stream ID's parts
+//     are read by Redis's string2ull, which takes "+1" and "-0"; XDEL
+//     reads an ID without its sequence number as ms-0;
 //   - in RESP3, replies of pairs come as Redis groups them (ZRANGE …
 //     WITHSCORES, ZPOPMIN with a count, ZRANDMEMBER, HRANDFIELD, ZUNION:
 //     an array of [member, score]; miniredis sends one flat array), to a

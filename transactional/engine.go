@@ -471,6 +471,7 @@ type scriptCmd struct {
 	info    *commands.Command // lookupCommand's for the name alone; nil if Redis does not know it
 	upper   string            // the name as miniredis registers it
 	handler server.Cmd        // miniredis's; nil when it has none
+	stat    *server.CmdStat   // its INFO commandstats counters; nil for a container, whose subcommand decides
 }
 
 // cmdHit is an entry of Engine.cmdHits.
@@ -498,6 +499,9 @@ func (e *Engine) scriptCmdFor(name string) *scriptCmd {
 	}
 	up := strings.ToUpper(name)
 	sc := &scriptCmd{info: lookupCommand([]string{name}), upper: up, handler: e.srv.Handler(up)}
+	if sc.info != nil && !sc.info.Container {
+		sc.stat = e.srv.CommandStat(up, nil)
+	}
 	if e.scriptCmds == nil {
 		e.scriptCmds = map[string]*scriptCmd{}
 	}
@@ -526,7 +530,11 @@ func (e *Engine) dispatchToLua(L *lua.LState, sc *scriptCmd, args []string, resp
 		// answered nothing above, runs again and again answers nothing).
 		e.srv.Dispatch(e.inner, args)
 	default:
-		e.srv.RunHandler(e.inner, sc.handler, sc.upper, args[1:])
+		st := sc.stat
+		if st == nil {
+			st = e.srv.CommandStat(sc.upper, args[1:])
+		}
+		e.srv.RunHandler(e.inner, sc.handler, st, sc.upper, args[1:])
 	}
 	return s
 }

@@ -206,6 +206,8 @@ func countErrorReply(c *server.Peer, reply []byte, v lua.LValue) {
 		return
 	}
 	if t, ok := v.(*lua.LTable); ok && t.RawGetString("ignore_error_stats_update") == lua.LTrue {
+		// Still a failed call of the script's command.
+		c.MarkFailed()
 		return
 	}
 	end := bytes.IndexByte(reply, '\r')

@@ -462,7 +462,7 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 		for _, opt := range args[1 : len(args)-1] {
 			if !strings.EqualFold(opt, "REPLACE") {
 				w.ErrorReply(fmt.Sprintf(miniredis.MsgUnknownOption, opt))
-				c.WriteRaw(string(w.Buf))
+				writeReply(c, w.Buf)
 				return
 			}
 			replace = true
@@ -508,7 +508,7 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 	default:
 		w.ErrorReply(fmt.Sprintf("ERR FUNCTION %s is not supported by scriptgen's engine", strings.ToUpper(args[0])))
 	}
-	c.WriteRaw(string(w.Buf))
+	writeReply(c, w.Buf) // counts its errors in INFO errorstats
 }
 
 func (fr *functionRegistry) list(w *resp.Writer, args []string) {

@@ -35,6 +35,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 			e.waitBusy(r)
 		}
 		if e.refuseUnauthenticated(c, cmd, args) {
+			c.MarkRejected()
 			return true
 		}
 	}
@@ -44,6 +45,7 @@ func (e *Engine) hook(c *server.Peer, cmd string, args ...string) bool {
 		}
 	}
 	if e.refuseACL(c, cmd, args) || e.refuseWrite(c, cmd, args) {
+		c.MarkRejected()
 		return true
 	}
 	if !scriptCommands[cmd] {
@@ -107,6 +109,7 @@ func (e *Engine) whileBusy(c *server.Peer, r *run, cmd string, args []string) bo
 	if info := lookupCommand(append([]string{cmd}, args...)); info != nil && info.Flags.Has(commands.AllowBusy) {
 		return false
 	}
+	c.MarkRejected() // processCommand's refusal: INFO commandstats' rejected_calls
 	if r.function {
 		writeError(c, miniredis.MsgBusyFunction)
 	} else {

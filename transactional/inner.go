@@ -56,6 +56,9 @@ func (e *Engine) throughInner(c *server.Peer, cmd string, args []string, after f
 		return false
 	}
 	full := append([]string{cmd}, args...)
+	// The nested peer's Dispatch counts it in INFO commandstats when it
+	// runs (from EXEC in MULTI, as Redis counts a queued command).
+	c.MarkCounted()
 	e.runNowOrQueued(c, func(p *server.Peer) {
 		miniredis.PrepareNested(e.inner, miniredis.PeerDB(p), "")
 		raw := e.dispatchInner(full, p.Resp3)

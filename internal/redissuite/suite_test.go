@@ -154,7 +154,8 @@ func runtest(t *testing.T, src, unit, addr string) Run {
 	ctx, cancel := context.WithTimeout(context.Background(), *unitTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "./runtest", "--host", host, "--port", port, "--single", "unit/"+unit,
-		"--tags", "-slow", "--durable", "--clients", "1", "--timeout", fmt.Sprint(int(unitTimeout.Seconds())))
+		"--tags", "-slow", "--durable", "--clients", "1", "--timeout", fmt.Sprint(int(unitTimeout.Seconds())),
+		"--baseport", fmt.Sprint(runtestBase(t)))
 	cmd.Dir = src
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
@@ -173,6 +174,29 @@ func runtest(t *testing.T, src, unit, addr string) Run {
 		r.Note = fmt.Sprintf("runtest: %v: %s", err, lastWords(out.String()))
 	}
 	return r
+}
+
+// runtestBase is a --baseport for runtest. runtest listens for its
+// clients on the first port from --baseport-32 that its check finds free,
+// and the check binds all addresses, not the loopback it then listens on:
+// a port another process holds on 127.0.0.1 (two runs at once both took
+// 21079) passes the check and the listen fails. A port the kernel just
+// gave out on 127.0.0.1 is free there; the check also wants port+10000.
+func runtestBase(t *testing.T) int {
+	t.Helper()
+	for range 20 {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := l.Addr().(*net.TCPAddr).Port
+		l.Close()
+		if p+10000 < 65536 {
+			return p + 32
+		}
+	}
+	t.Fatal("no loopback port below 55536 free for runtest")
+	return 0
 }
 
 // alive says whether a server still answers PING.

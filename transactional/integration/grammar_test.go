@@ -44,15 +44,10 @@ var grammarCommands = []string{
 // by command, with the reason; a command listed here is still drawn, and
 // its replies not compared. Counted in the test's log.
 var grammarKnown = map[string]string{
-	"xrange":    "Redis checks both IDs before COUNT",
-	"xrevrange": "Redis checks both IDs before COUNT",
-	"xadd":      "Redis looks the key up (WRONGTYPE) before it reads the ID",
-	"xtrim":     "Redis reads an ID's parts with strtoull, which takes a '+'",
-	"xdel":      "Redis reads an ID's parts with strtoull, which takes a '+'",
-	"expire":    "GT compares with the TTL, which the clocks see differently: the engine's stands still between commands, so an equal expiry is not greater",
-	"pexpire":   "GT compares with the TTL, which the clocks see differently: the engine's stands still between commands, so an equal expiry is not greater",
-	"ttl":       "the engine's clock stands still between commands; redis-server's moves",
-	"pttl":      "the engine's clock stands still between commands; redis-server's moves",
+	"expire":  "GT compares with the TTL, which the clocks see differently: the engine's stands still between commands, so an equal expiry is not greater",
+	"pexpire": "GT compares with the TTL, which the clocks see differently: the engine's stands still between commands, so an equal expiry is not greater",
+	"ttl":     "the engine's clock stands still between commands; redis-server's moves",
+	"pttl":    "the engine's clock stands still between commands; redis-server's moves",
 }
 
 // grammarGen draws one command line from a grammar.

@@ -63,6 +63,7 @@ var configTable = []configParam{
 	{name: "replica-serve-stale-data", alias: "slave-serve-stale-data", kind: cfgBool, def: "yes"},
 	{name: "replica-read-only", alias: "slave-read-only", kind: cfgBool, def: "yes"},
 	{name: "appendonly", kind: cfgBool, def: "no"},
+	{name: "aof-use-rdb-preamble", kind: cfgBool, def: "yes"},
 	{name: "appendfsync", kind: cfgEnum, def: "everysec", enum: []string{"always", "everysec", "no"}},
 	{name: "save", kind: cfgString, def: ""},
 	{name: "sanitize-dump-payload", kind: cfgEnum, def: "no", enum: []string{"no", "yes", "clients"}},
@@ -232,6 +233,7 @@ func (m *Miniredis) cmdConfig(c *server.Peer, cmd string, args []string) {
 		}
 		withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 			m.srv.ErrorStats().Reset() // scriptgen: INFO errorstats
+			m.srv.ResetCommandStats()  // and commandstats
 			c.WriteOK()
 		})
 	case "rewrite":

@@ -223,12 +223,15 @@ func (m *Miniredis) infoSection(b *strings.Builder, name string) {
 			"total_forks", "migrate_cached_sockets", "slave_expires_tracked_keys", "active_defrag_hits",
 			"active_defrag_misses", "active_defrag_key_hits", "active_defrag_key_misses", "total_active_defrag_time",
 			"current_active_defrag_time", "tracking_total_keys", "tracking_total_items", "tracking_total_prefixes",
-			"unexpected_error_replies", "dump_payload_sanitizations", "total_reads_processed",
+			"unexpected_error_replies", "total_error_replies", "dump_payload_sanitizations", "total_reads_processed",
 			"total_writes_processed", "io_threaded_reads_processed", "io_threaded_writes_processed",
 			"reply_buffer_shrinks", "reply_buffer_expands"} {
+			if k == "total_error_replies" {
+				field(k, srv.ErrorStats().Total())
+				continue
+			}
 			field(k, 0)
 		}
-		field("total_error_replies", srv.ErrorStats().Total())
 	case "replication":
 		field("role", "master")
 		field("connected_slaves", 0)
@@ -254,6 +257,8 @@ func (m *Miniredis) infoSection(b *strings.Builder, name string) {
 			}
 			field(k, strconv.FormatFloat(v, 'f', 6, 64))
 		}
+	case "commandstats":
+		b.Write(srv.AppendCommandStats(nil))
 	case "errorstats":
 		for _, e := range srv.ErrorStats().ByCode() {
 			field("errorstat_"+e.Code, "count="+strconv.FormatInt(e.N, 10))
@@ -270,6 +275,16 @@ func (m *Miniredis) infoSection(b *strings.Builder, name string) {
 		}
 	}
 }
+
+// commandNames is every command and subcommand Redis 7.0 has, by the
+// names INFO commandstats gives them.
+var commandNames = func() []string {
+	var out []string
+	for _, c := range commands.All() {
+		out = append(out, c.Name)
+	}
+	return out
+}()
 
 // SetCachedScripts gives INFO memory the count of scripts in the cache
 // (number_of_cached_scripts), which is the engine's: it is asked with

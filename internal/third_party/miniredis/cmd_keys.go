@@ -265,7 +265,15 @@ func streamToRDB(sk *streamKey) (rdb.Value, error) {
 			s.LastID = id
 		}
 	}
-	s.EntriesAdded = uint64(len(s.Entries))
+	// scriptgen: the stream's own counts since it keeps them.
+	s.EntriesAdded = max(sk.entriesAdded, uint64(len(s.Entries)))
+	if sk.maxDeletedID != "" {
+		id, err := parseRDBID(sk.maxDeletedID)
+		if err != nil {
+			return nil, err
+		}
+		s.MaxDeletedID = id
+	}
 	names := make([]string, 0, len(sk.groups))
 	for name := range sk.groups {
 		names = append(names, name)
@@ -277,7 +285,7 @@ func streamToRDB(sk *streamKey) (rdb.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		grp := rdb.Group{Name: name, LastID: last, EntriesRead: -1}
+		grp := rdb.Group{Name: name, LastID: last, EntriesRead: g.entriesRead}
 		seen := map[string]bool{}
 		for _, p := range g.pending {
 			id, err := parseRDBID(p.id)
@@ -342,16 +350,21 @@ func streamFromRDB(s *rdb.Stream) *streamKey {
 		entries:         make([]StreamEntry, len(s.Entries)),
 		lastAllocatedID: s.LastID.String(),
 		groups:          make(map[string]*streamGroup, len(s.Groups)),
+		entriesAdded:    s.EntriesAdded,
+	}
+	if s.MaxDeletedID != (rdb.StreamID{}) {
+		sk.maxDeletedID = s.MaxDeletedID.String()
 	}
 	for i, en := range s.Entries {
 		sk.entries[i] = StreamEntry{ID: en.ID.String(), Values: append([]string(nil), en.Fields...)}
 	}
 	for _, g := range s.Groups {
 		grp := &streamGroup{
-			stream:    sk,
-			lastID:    g.LastID.String(),
-			pending:   make([]pendingEntry, len(g.Pending)),
-			consumers: make(map[string]*consumer, len(g.Consumers)),
+			stream:      sk,
+			entriesRead: g.EntriesRead,
+			lastID:      g.LastID.String(),
+			pending:     make([]pendingEntry, len(g.Pending)),
+			consumers:   make(map[string]*consumer, len(g.Consumers)),
 		}
 		counts := map[string]int{}
 		for i, pe := range g.Pending {

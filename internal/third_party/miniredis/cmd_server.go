@@ -18,6 +18,7 @@ func commandsServer(m *Miniredis) {
 	m.srv.Register("FLUSHDB", m.cmdFlushdb)
 	m.srv.Register("INFO", m.cmdInfo)
 	m.srv.Register("TIME", m.cmdTime)
+	m.srv.Register("BGREWRITEAOF", m.cmdBgrewriteaof) // scriptgen
 	m.srv.Register("MEMORY", m.cmdMemory)
 }
 
@@ -130,6 +131,18 @@ func (m *Miniredis) cmdTime(c *server.Peer, cmd string, args []string) {
 		c.WriteLen(2)
 		c.WriteBulk(strconv.FormatInt(seconds, 10))
 		c.WriteBulk(strconv.FormatInt(microseconds, 10))
+	})
+}
+
+// BGREWRITEAOF (scriptgen): nothing is written, so the rewrite is done
+// as it starts; Redis's tests call it before DEBUG LOADAOF, which keeps
+// the keyspace here (cmd_debug.go).
+func (m *Miniredis) cmdBgrewriteaof(c *server.Peer, cmd string, args []string) {
+	if !m.isValidCMD(c, cmd, args, exactly(0)) {
+		return
+	}
+	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
+		c.WriteInline("Background append only file rewriting started")
 	})
 }
 

@@ -30,6 +30,7 @@ func commandsStream(m *Miniredis) {
 	m.srv.Register("XTRIM", m.cmdXtrim)
 	m.srv.Register("XAUTOCLAIM", m.cmdXautoclaim)
 	m.srv.Register("XCLAIM", m.cmdXclaim)
+	m.srv.Register("XSETID", m.cmdXsetid) // scriptgen: cmd_stream_meta.go
 }
 
 // XADD
@@ -83,7 +84,7 @@ func (m *Miniredis) cmdXadd(c *server.Peer, cmd string, args []string) {
 			s, _ = db.newStream(key)
 		}
 
-		newID, err := s.add(entryID, values, m.effectiveNow())
+		newID, err := s.add(entryID, values, m.effectiveNow(), m.nodeMax())
 		if err != nil {
 			switch err {
 			case errInvalidEntryID:
@@ -93,12 +94,7 @@ func (m *Miniredis) cmdXadd(c *server.Peer, cmd string, args []string) {
 			}
 			return
 		}
-		switch opts.strategy {
-		case "MAXLEN":
-			s.trim(opts.maxLen)
-		case "MINID":
-			s.trimBefore(opts.minID)
-		}
+		opts.apply(s, m.nodeMax())
 		db.incr(key)
 
 		c.WriteBulk(newID)
@@ -112,6 +108,34 @@ type streamTrim struct {
 	maxLen     int
 	minID      string
 	id         int // XADD: the ID's index in args
+	approx     bool
+	limit      int64 // LIMIT's count; -1 when none is given
+}
+
+// apply trims s as the options ask, as Redis 7.0 does: "~" removes whole
+// nodes only, at most LIMIT entries, or 100 nodes' worth when no LIMIT is
+// given (streamParseAddOrTrimArgsOrReply); it returns the count removed.
+func (t streamTrim) apply(s *streamKey, nodeMax int) int {
+	if t.strategy == "" {
+		return 0
+	}
+	limit := 0
+	if t.approx {
+		switch {
+		case t.limit >= 0:
+			limit = int(min(t.limit, math.MaxInt))
+		case nodeMax <= 0:
+			limit = 10000
+		default:
+			limit = min(100*nodeMax, 1000000)
+		}
+	}
+	return s.trimNodes(t.strategy == "MINID", t.maxLen, t.minID, t.approx, limit, nodeMax)
+}
+
+// nodeMax is stream-node-max-entries.
+func (m *Miniredis) nodeMax() int {
+	return int(min(m.ConfigInt("stream-node-max-entries"), math.MaxInt32))
 }
 
 // streamTrimArgs reads XADD's or XTRIM's arguments after the key as Redis
@@ -194,6 +218,7 @@ options:
 		}
 		break options
 	}
+	t.approx, t.limit = approx, limit
 	switch {
 	case limit > 0 && t.strategy == "":
 		return t, msgXtrimLimitNoStrategy
@@ -233,145 +258,76 @@ func (m *Miniredis) cmdXlen(c *server.Peer, cmd string, args []string) {
 }
 
 // XRANGE and XREVRANGE
+//
+// scriptgen: read as xrangeGenericCommand reads them, all when the
+// command runs (so in MULTI at EXEC): the start ID (XREVRANGE's second),
+// the end ID, then any number of COUNT options, a count of 0 or less a
+// null array for a stream; IDs as string2ull reads them.
+// Upstream read COUNT once, in its own order, and a check in front read
+// COUNT before the IDs.
 func (m *Miniredis) makeCmdXrange(reverse bool) server.Cmd {
 	return func(c *server.Peer, cmd string, args []string) {
 		if !m.isValidCMD(c, cmd, args, atLeast(3)) {
 			return
 		}
-		if len(args) == 4 || len(args) > 5 {
-			setDirty(c)
-			c.WriteError(msgSyntaxError)
-			return
-		}
-
-		opts := struct {
-			key            string
-			startKey       string
-			startExclusive bool
-			endKey         string
-			endExclusive   bool
-		}{
-			key:      args[0],
-			startKey: args[1],
-			endKey:   args[2],
-		}
-		if strings.HasPrefix(opts.startKey, "(") {
-			opts.startExclusive = true
-			opts.startKey = opts.startKey[1:]
-			if opts.startKey == "-" || opts.startKey == "+" {
-				setDirty(c)
-				c.WriteError(msgInvalidStreamID)
-				return
-			}
-		}
-		if strings.HasPrefix(opts.endKey, "(") {
-			opts.endExclusive = true
-			opts.endKey = opts.endKey[1:]
-			if opts.endKey == "-" || opts.endKey == "+" {
-				setDirty(c)
-				c.WriteError(msgInvalidStreamID)
-				return
-			}
-		}
-
-		countArg := "0"
-		if len(args) == 5 {
-			if strings.ToLower(args[3]) != "count" {
-				setDirty(c)
-				c.WriteError(msgSyntaxError)
-				return
-			}
-			countArg = args[4]
-		}
-
 		withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-			start, err := formatStreamRangeBound(opts.startKey, true, reverse)
-			if err != nil {
-				c.WriteError(msgInvalidStreamID)
+			start, end, count, msg := xrangeArgs(args, reverse)
+			if msg != "" {
+				c.WriteError(msg)
 				return
 			}
-			end, err := formatStreamRangeBound(opts.endKey, false, reverse)
-			if err != nil {
-				c.WriteError(msgInvalidStreamID)
-				return
-			}
-			count, err := strconv.Atoi(countArg)
-			if err != nil {
-				c.WriteError(msgInvalidInt)
-				return
-			}
-
 			db := m.db(ctx.selectedDB)
-
-			if !db.exists(opts.key) {
-				c.WriteLen(0)
+			s, err := db.stream(args[0])
+			if err != nil {
+				c.WriteError(err.Error())
 				return
 			}
-
-			if db.t(opts.key) != keyTypeStream {
-				c.WriteError(ErrWrongType.Error())
+			if s != nil && count == 0 {
+				writeNullArray(c)
 				return
 			}
-
-			var entries = db.streamKeys[opts.key].entries
-			if reverse {
-				entries = reversedStreamEntries(entries)
+			var out []StreamEntry
+			if s != nil {
+				out = s.between(start, end, reverse, count)
 			}
-			if count == 0 {
-				count = len(entries)
-			}
-
-			var returnedEntries []StreamEntry
-			for _, entry := range entries {
-				if len(returnedEntries) == count {
-					break
-				}
-
-				if !reverse {
-					// Break if entry ID > end
-					if streamCmp(entry.ID, end) == 1 {
-						break
-					}
-
-					// Continue if entry ID < start
-					if streamCmp(entry.ID, start) == -1 {
-						continue
-					}
-				} else {
-					// Break if entry iD < end
-					if streamCmp(entry.ID, end) == -1 {
-						break
-					}
-
-					// Continue if entry ID > start.
-					if streamCmp(entry.ID, start) == 1 {
-						continue
-					}
-				}
-
-				// Continue if start exclusive and entry ID == start
-				if opts.startExclusive && streamCmp(entry.ID, start) == 0 {
-					continue
-				}
-				// Continue if end exclusive and entry ID == end
-				if opts.endExclusive && streamCmp(entry.ID, end) == 0 {
-					continue
-				}
-
-				returnedEntries = append(returnedEntries, entry)
-			}
-
-			c.WriteLen(len(returnedEntries))
-			for _, entry := range returnedEntries {
-				c.WriteLen(2)
-				c.WriteBulk(entry.ID)
-				c.WriteLen(len(entry.Values))
-				for _, v := range entry.Values {
-					c.WriteBulk(v)
-				}
+			c.WriteLen(len(out))
+			for _, e := range out {
+				writeStreamEntry(c, e)
 			}
 		})
 	}
+}
+
+// xrangeArgs reads XRANGE's (reverse: XREVRANGE's) arguments after the
+// command name: the bounds as IDs, exclusive ones moved past, and the
+// count (-1: all), or Redis's error text.
+func xrangeArgs(args []string, reverse bool) (start, end [2]uint64, count int64, msg string) {
+	startArg, endArg := args[1], args[2]
+	if reverse {
+		startArg, endArg = endArg, startArg
+	}
+	if start, msg = intervalBound(startArg, true); msg != "" {
+		return start, end, 0, msg
+	}
+	if end, msg = intervalBound(endArg, false); msg != "" {
+		return start, end, 0, msg
+	}
+	count = -1
+	for j := 3; j < len(args); j++ {
+		if !strings.EqualFold(args[j], "COUNT") || j+1 == len(args) {
+			return start, end, 0, msgSyntaxError
+		}
+		if !isRedisInteger(args[j+1]) {
+			return start, end, 0, msgInvalidInt
+		}
+		n, err := strconv.ParseInt(args[j+1], 10, 64)
+		if err != nil {
+			return start, end, 0, msgInvalidInt
+		}
+		count = max(n, 0)
+		j++
+	}
+	return start, end, count, ""
 }
 
 // XGROUP
@@ -380,6 +336,10 @@ func (m *Miniredis) cmdXgroup(c *server.Peer, cmd string, args []string) {
 		return
 	}
 
+	// scriptgen: Redis's subcommand arity first (XGROUP HELP xxx).
+	if !subcommandOK(c, cmd, args) {
+		return
+	}
 	subCmd, args := strings.ToLower(args[0]), args[1:]
 	switch subCmd {
 	case "create":
@@ -390,8 +350,9 @@ func (m *Miniredis) cmdXgroup(c *server.Peer, cmd string, args []string) {
 		m.cmdXgroupCreateconsumer(c, cmd, args)
 	case "delconsumer":
 		m.cmdXgroupDelconsumer(c, cmd, args)
-	case "help",
-		"setid":
+	case "setid":
+		m.cmdXgroupSetid(c, cmd, args)
+	case "help":
 		err := fmt.Sprintf("ERR 'XGROUP %s' not supported", subCmd)
 		setDirty(c)
 		c.WriteError(err)
@@ -402,43 +363,6 @@ func (m *Miniredis) cmdXgroup(c *server.Peer, cmd string, args []string) {
 			subCmd,
 		))
 	}
-}
-
-// XGROUP CREATE
-func (m *Miniredis) cmdXgroupCreate(c *server.Peer, cmd string, args []string) {
-	if len(args) != 3 && len(args) != 4 {
-		setDirty(c)
-		c.WriteError(errWrongNumber("CREATE"))
-		return
-	}
-	stream, group, id := args[0], args[1], args[2]
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-
-		s, err := db.stream(stream)
-		if err != nil {
-			c.WriteError(err.Error())
-			return
-		}
-		if s == nil && len(args) == 4 && strings.ToUpper(args[3]) == "MKSTREAM" {
-			if s, err = db.newStream(stream); err != nil {
-				c.WriteError(err.Error())
-				return
-			}
-		}
-		if s == nil {
-			c.WriteError(msgXgroupKeyNotFound)
-			return
-		}
-
-		if err := s.createGroup(group, id); err != nil {
-			c.WriteError(err.Error())
-			return
-		}
-
-		c.WriteOK()
-	})
 }
 
 // XGROUP DESTROY
@@ -565,6 +489,9 @@ func (m *Miniredis) cmdXinfo(c *server.Peer, cmd string, args []string) {
 		return
 	}
 
+	if !subcommandOK(c, cmd, args) { // scriptgen: as XGROUP
+		return
+	}
 	subCmd, args := strings.ToUpper(args[0]), args[1:]
 	switch subCmd {
 	case "STREAM":
@@ -584,37 +511,6 @@ func (m *Miniredis) cmdXinfo(c *server.Peer, cmd string, args []string) {
 			subCmd,
 		))
 	}
-}
-
-// XINFO STREAM
-// Produces only part of full command output
-func (m *Miniredis) cmdXinfoStream(c *server.Peer, args []string) {
-	if len(args) < 1 {
-		setDirty(c)
-		c.WriteError(errWrongNumber("STREAM"))
-		return
-	}
-	key := args[0]
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-
-		s, err := db.stream(key)
-		if err != nil {
-			c.WriteError(err.Error())
-			return
-		}
-		if s == nil {
-			c.WriteError(msgKeyNotFound)
-			return
-		}
-
-		c.WriteMapLen(2)
-		c.WriteBulk("length")
-		c.WriteInt(len(s.entries))
-		c.WriteBulk("last-generated-id")
-		c.WriteBulk(s.lastAllocatedID)
-	})
 }
 
 // XINFO GROUPS
@@ -639,8 +535,16 @@ func (m *Miniredis) cmdXinfoGroups(c *server.Peer, args []string) {
 			return
 		}
 
-		c.WriteLen(len(s.groups))
-		for name, g := range s.groups {
+		// scriptgen: in name order, as Redis's rax lists them, with the
+		// read counter and lag Redis 7.0 keeps.
+		names := make([]string, 0, len(s.groups))
+		for name := range s.groups {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		c.WriteLen(len(names))
+		for _, name := range names {
+			g := s.groups[name]
 			c.WriteMapLen(6)
 
 			c.WriteBulk("name")
@@ -648,13 +552,13 @@ func (m *Miniredis) cmdXinfoGroups(c *server.Peer, args []string) {
 			c.WriteBulk("consumers")
 			c.WriteInt(len(g.consumers))
 			c.WriteBulk("pending")
-			c.WriteInt(len(g.activePending()))
+			c.WriteInt(len(g.pending))
 			c.WriteBulk("last-delivered-id")
 			c.WriteBulk(g.lastID)
 			c.WriteBulk("entries-read")
-			c.WriteNull()
+			g.writeEntriesRead(c)
 			c.WriteBulk("lag")
-			c.WriteInt(len(g.stream.entries))
+			g.writeLag(c)
 		}
 	})
 }
@@ -830,12 +734,20 @@ parsing:
 		return
 	}
 
+	blocked := false // scriptgen: see blockedGroupGone
 	blocking(
 		m,
 		c,
 		opts.blockTimeout,
 		func(c *server.Peer, ctx *connCtx) bool {
 			db := m.db(ctx.selectedDB)
+			if blocked {
+				if msg := blockedGroupGone(db, opts.streams, opts.group); msg != "" {
+					c.WriteError(msg)
+					return true
+				}
+			}
+			blocked = true
 			res, err := xreadgroup(
 				db,
 				opts.group,
@@ -946,7 +858,7 @@ func (m *Miniredis) cmdXdel(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		n, err := s.delete(ids)
+		n, err := s.delete(ids, m.nodeMax())
 		if err != nil {
 			c.WriteError(err.Error())
 			return
@@ -1101,26 +1013,44 @@ func xread(db *RedisDB, streams []string, ids []string, count int) map[string][]
 
 func writeXread(c *server.Peer, streams []string, res map[string][]StreamEntry) {
 	if len(res) == 0 {
-		c.WriteLen(-1)
+		writeNullArray(c)
 		return
 	}
-	c.WriteLen(len(res))
+	// scriptgen: a map in RESP3, as Redis 7.0 answers (upstream: the
+	// RESP2 array of pairs).
+	if c.Resp3 {
+		c.WriteMapLen(len(res))
+	} else {
+		c.WriteLen(len(res))
+	}
 	for _, stream := range streams {
 		entries, ok := res[stream]
 		if !ok {
 			continue
 		}
-		c.WriteLen(2)
+		if !c.Resp3 {
+			c.WriteLen(2)
+		}
 		c.WriteBulk(stream)
 		c.WriteLen(len(entries))
 		for _, entry := range entries {
-			c.WriteLen(2)
-			c.WriteBulk(entry.ID)
-			c.WriteLen(len(entry.Values))
-			for _, v := range entry.Values {
-				c.WriteBulk(v)
+			if entry.Values == nil {
+				c.WriteLen(2)
+				c.WriteBulk(entry.ID)
+				writeNullArray(c)
+				continue
 			}
+			writeStreamEntry(c, entry)
 		}
+	}
+}
+
+// writeNullArray is Redis's addReplyNullArray: RESP3 has one null.
+func writeNullArray(c *server.Peer) {
+	if c.Resp3 {
+		c.WriteNull()
+	} else {
+		c.WriteLen(-1)
 	}
 }
 
@@ -1162,19 +1092,19 @@ func (m *Miniredis) cmdXpending(c *server.Peer, cmd string, args []string) {
 			}
 		}
 
+		// scriptgen: exclusive bounds, as xpendingCommand reads them.
+		start, msg := intervalBound(args[0], true)
+		if msg == "" {
+			var end [2]uint64
+			end, msg = intervalBound(args[1], false)
+			opts.start, opts.end = formatID(start), formatID(end)
+		}
+		if msg != "" {
+			setDirty(c)
+			c.WriteError(msg)
+			return
+		}
 		var err error
-		opts.start, err = formatStreamRangeBound(args[0], true, false)
-		if err != nil {
-			setDirty(c)
-			c.WriteError(msgInvalidStreamID)
-			return
-		}
-		opts.end, err = formatStreamRangeBound(args[1], false, false)
-		if err != nil {
-			setDirty(c)
-			c.WriteError(msgInvalidStreamID)
-			return
-		}
 		opts.count, err = strconv.Atoi(args[2]) // negative is allowed
 		if err != nil {
 			setDirty(c)
@@ -1214,7 +1144,7 @@ func (m *Miniredis) cmdXpending(c *server.Peer, cmd string, args []string) {
 }
 
 func writeXpendingSummary(c *server.Peer, g streamGroup) {
-	pend := g.activePending()
+	pend := g.pending
 	if len(pend) == 0 {
 		c.WriteLen(4)
 		c.WriteInt(0)
@@ -1343,174 +1273,12 @@ func (m *Miniredis) cmdXtrim(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		switch opts.strategy {
-		case "MAXLEN":
-			entriesBefore := len(s.entries)
-			s.trim(opts.maxLen)
-			c.WriteInt(entriesBefore - len(s.entries))
-		case "MINID":
-			n := s.trimBefore(opts.minID)
-			c.WriteInt(n)
+		n := opts.apply(s, m.nodeMax())
+		if n > 0 {
+			db.incr(stream)
 		}
+		c.WriteInt(n)
 	})
-}
-
-// XAUTOCLAIM
-func (m *Miniredis) cmdXautoclaim(c *server.Peer, cmd string, args []string) {
-	// XAUTOCLAIM key group consumer min-idle-time start
-	if !m.isValidCMD(c, cmd, args, atLeast(5)) {
-		return
-	}
-
-	var opts struct {
-		key         string
-		group       string
-		consumer    string
-		minIdleTime time.Duration
-		start       string
-		justId      bool
-		count       int
-	}
-
-	opts.key, opts.group, opts.consumer = args[0], args[1], args[2]
-	n, err := strconv.Atoi(args[3])
-	if err != nil {
-		setDirty(c)
-		c.WriteError("ERR Invalid min-idle-time argument for XAUTOCLAIM")
-		return
-	}
-	opts.minIdleTime = time.Millisecond * time.Duration(n)
-
-	start_, err := formatStreamRangeBound(args[4], true, false)
-	if err != nil {
-		c.WriteError(msgInvalidStreamID)
-		return
-	}
-	opts.start = start_
-
-	args = args[5:]
-
-	opts.count = 100
-parsing:
-	for len(args) > 0 {
-		switch strings.ToUpper(args[0]) {
-		case "COUNT":
-			if len(args) < 2 {
-				err = errors.New(errWrongNumber(cmd))
-				break parsing
-			}
-
-			opts.count, err = strconv.Atoi(args[1])
-			if err != nil {
-				break parsing
-			}
-
-			args = args[2:]
-		case "JUSTID":
-			args = args[1:]
-			opts.justId = true
-		default:
-			err = errors.New(msgSyntaxError)
-			break parsing
-		}
-	}
-
-	if err != nil {
-		setDirty(c)
-		c.WriteError(err.Error())
-		return
-	}
-
-	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
-		db := m.db(ctx.selectedDB)
-		g, err := db.streamGroup(opts.key, opts.group)
-		if err != nil {
-			c.WriteError(err.Error())
-			return
-		}
-		if g == nil {
-			c.WriteError(errReadgroup(opts.key, opts.group).Error())
-			return
-		}
-
-		nextCallId, entries := xautoclaim(m.effectiveNow(), *g, opts.minIdleTime, opts.start, opts.count, opts.consumer)
-		writeXautoclaim(c, nextCallId, entries, opts.justId)
-	})
-}
-
-func xautoclaim(
-	now time.Time,
-	g streamGroup,
-	minIdleTime time.Duration,
-	start string,
-	count int,
-	consumerID string,
-) (string, []StreamEntry) {
-	nextCallId := "0-0"
-	if len(g.pending) == 0 || count < 0 {
-		return nextCallId, nil
-	}
-
-	msgs := g.pendingAfterOrEqual(start)
-	var res []StreamEntry
-	for i, p := range msgs {
-		if minIdleTime > 0 && now.Before(p.lastDelivery.Add(minIdleTime)) {
-			continue
-		}
-
-		prevConsumerID := p.consumer
-		if _, ok := g.consumers[consumerID]; !ok {
-			g.consumers[consumerID] = &consumer{}
-		}
-		p.consumer = consumerID
-
-		_, entry := g.stream.get(p.id)
-		// not found. Weird?
-		if entry == nil {
-			// TODO: support third element of return from XAUTOCLAIM, which
-			// should delete entries not found in the PEL during XAUTOCLAIM.
-			// (Introduced in Redis 7.0)
-			continue
-		}
-
-		p.deliveryCount += 1
-		p.lastDelivery = now
-
-		g.consumers[prevConsumerID].numPendingEntries--
-		g.consumers[consumerID].numPendingEntries++
-
-		msgs[i] = p
-		res = append(res, *entry)
-
-		if len(res) >= count {
-			if len(msgs) > i+1 {
-				nextCallId = msgs[i+1].id
-			}
-			break
-		}
-	}
-	return nextCallId, res
-}
-
-func writeXautoclaim(c *server.Peer, nextCallId string, res []StreamEntry, justId bool) {
-	c.WriteLen(3)
-	c.WriteBulk(nextCallId)
-	c.WriteLen(len(res))
-	for _, entry := range res {
-		if justId {
-			c.WriteBulk(entry.ID)
-			continue
-		}
-
-		c.WriteLen(2)
-		c.WriteBulk(entry.ID)
-		c.WriteLen(len(entry.Values))
-		for _, v := range entry.Values {
-			c.WriteBulk(v)
-		}
-	}
-	// TODO: see "Redis 7" note
-	c.WriteLen(0)
 }
 
 // XCLAIM
@@ -1617,7 +1385,7 @@ func (m *Miniredis) cmdXclaim(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		claimedEntryIDs := m.xclaim(g, opts.consumerName, opts.minIdleTime, opts.newLastDelivery, opts.ids, opts.retryCount, opts.force)
+		claimedEntryIDs := m.xclaim(g, opts.consumerName, opts.minIdleTime, opts.newLastDelivery, opts.ids, opts.retryCount, opts.force, opts.justId)
 		writeXclaim(c, g.stream, claimedEntryIDs, opts.justId)
 	})
 }
@@ -1630,9 +1398,21 @@ func (m *Miniredis) xclaim(
 	ids []string,
 	retryCount *int,
 	force bool,
+	justID bool,
 ) (claimedEntryIDs []string) {
 	for _, id := range ids {
 		pelPos, pelEntry := group.searchPending(id)
+		if _, e := group.stream.get(id); e == nil {
+			// scriptgen: an entry gone from the stream leaves the PEL,
+			// as in Redis 7.0 (upstream kept it, and hid it elsewhere).
+			if pelEntry != nil {
+				if owner := group.consumers[pelEntry.consumer]; owner != nil {
+					owner.numPendingEntries--
+				}
+				group.pending = append(group.pending[:pelPos], group.pending[pelPos+1:]...)
+			}
+			continue
+		}
 		if pelEntry == nil {
 			group.setLastSeen(consumerName, m.effectiveNow())
 			if !force {
@@ -1659,15 +1439,10 @@ func (m *Miniredis) xclaim(
 
 		if retryCount != nil {
 			pelEntry.deliveryCount = *retryCount
-		} else {
+		} else if !justID { // scriptgen: JUSTID counts no delivery, as in Redis
 			pelEntry.deliveryCount++
 		}
 		pelEntry.lastDelivery = newLastDelivery
-
-		// redis7: don't report entries which are deleted by now
-		if _, e := group.stream.get(id); e == nil {
-			continue
-		}
 
 		claimedEntryIDs = append(claimedEntryIDs, id)
 	}

@@ -33,9 +33,10 @@ func TestStream(t *testing.T) {
 		)
 	})
 
+	// scriptgen: Redis 7.0.15's fields.
 	mustDo(t, c,
 		"XINFO", "STREAM", "s",
-		proto.Array(proto.String("length"), proto.Int(1), proto.String("last-generated-id"), proto.String("1234567-89")),
+		proto.Array(streamInfoOne...),
 	)
 
 	now := time.Date(2001, 1, 1, 4, 4, 5, 4000000, time.UTC)
@@ -81,7 +82,7 @@ func TestStream(t *testing.T) {
 	t.Run("resp3", func(t *testing.T) {
 		mustDo(t, c,
 			"XINFO", "STREAM", "s",
-			proto.Map(proto.String("length"), proto.Int(1), proto.String("last-generated-id"), proto.String("1234567-89")),
+			proto.Map(streamInfoOne...),
 		)
 	})
 }
@@ -142,13 +143,20 @@ func TestStreamAdd(t *testing.T) {
 		nowy, _ := s.Stream("nowy")
 		equals(t, 10, len(nowy))
 
+		// scriptgen: "~" removes whole nodes of stream-node-max-entries
+		// (100) entries only, as Redis 7.0.15 does: none of 100 entries.
 		for i := 0; i < 100; i++ {
 			_, err := c.Do("XADD", "nowz", "MAXLEN", "~", "10", "*", "one", "1")
 			ok(t, err)
-			nowz, _ := s.Stream("nowz")
-			assert(t, len(nowz) <= 10, "deleted entries")
 		}
 		nowz, _ := s.Stream("nowz")
+		equals(t, 100, len(nowz))
+		// The first node goes whole once 10 entries stay without it.
+		for i := 0; i < 10; i++ {
+			_, err := c.Do("XADD", "nowz", "MAXLEN", "~", "10", "*", "one", "1")
+			ok(t, err)
+		}
+		nowz, _ = s.Stream("nowz")
 		equals(t, 10, len(nowz))
 
 		for i := 0; i < 100; i++ {
@@ -195,9 +203,12 @@ func TestStreamAdd(t *testing.T) {
 		_, err = c.Do("XADD", "mid", "MINID", "~", minID, "*", "five", "5")
 		ok(t, err)
 
+		// scriptgen: "~" keeps the node, whose last entry is not below
+		// the MINID, as Redis 7.0.15 does.
 		mustDo(t, c,
 			"XRANGE", "mid", "-", "+",
 			proto.Array(
+				proto.Array(proto.String("1672545846004-0"), proto.Strings("three", "3")),
 				proto.Array(proto.String("1672545847004-0"), proto.Strings("four", "4")),
 				proto.Array(proto.String("1672545848004-0"), proto.Strings("five", "5")),
 			),
@@ -561,6 +572,20 @@ func TestStreamRead(t *testing.T) {
 	})
 }
 
+// streamInfoOne is XINFO STREAM of TestStream's stream of one entry.
+var streamInfoOne = []string{
+	proto.String("length"), proto.Int(1),
+	proto.String("radix-tree-keys"), proto.Int(1),
+	proto.String("radix-tree-nodes"), proto.Int(2),
+	proto.String("last-generated-id"), proto.String("1234567-89"),
+	proto.String("max-deleted-entry-id"), proto.String("0-0"),
+	proto.String("entries-added"), proto.Int(1),
+	proto.String("recorded-first-entry-id"), proto.String("1234567-89"),
+	proto.String("groups"), proto.Int(0),
+	proto.String("first-entry"), proto.Array(proto.String("1234567-89"), proto.Strings("one", "1", "two", "2")),
+	proto.String("last-entry"), proto.Array(proto.String("1234567-89"), proto.Strings("one", "1", "two", "2")),
+}
+
 // Test XINFO
 func TestStreamInfo(t *testing.T) {
 	_, c := runWithClient(t)
@@ -577,12 +602,24 @@ func TestStreamInfo(t *testing.T) {
 
 	mustDo(t, c,
 		"XINFO", "STREAM", "planets",
-		proto.Array(proto.String("length"), proto.Int(1), proto.String("last-generated-id"), proto.String("0-1")),
+		// scriptgen: Redis 7.0.15's fields.
+		proto.Array(
+			proto.String("length"), proto.Int(1),
+			proto.String("radix-tree-keys"), proto.Int(1),
+			proto.String("radix-tree-nodes"), proto.Int(2),
+			proto.String("last-generated-id"), proto.String("0-1"),
+			proto.String("max-deleted-entry-id"), proto.String("0-0"),
+			proto.String("entries-added"), proto.Int(1),
+			proto.String("recorded-first-entry-id"), proto.String("0-1"),
+			proto.String("groups"), proto.Int(0),
+			proto.String("first-entry"), proto.Array(proto.String("0-1"), proto.Strings("name", "Mercury", "greek-god", "Hermes", "idx", "1")),
+			proto.String("last-entry"), proto.Array(proto.String("0-1"), proto.Strings("name", "Mercury", "greek-god", "Hermes", "idx", "1")),
+		),
 	)
 
 	mustDo(t, c,
 		"XINFO", "GROUPS", "planets", "foo", "bar",
-		proto.Error("ERR wrong number of arguments for 'groups' command"),
+		proto.Error("ERR wrong number of arguments for 'xinfo|groups' command"), // scriptgen: Redis 7.0.15's
 	)
 	mustDo(t, c,
 		"XINFO", "GROUPS", "foo",
@@ -728,7 +765,7 @@ func TestStreamGroup(t *testing.T) {
 		)
 		mustDo(t, c,
 			"XGROUP", "SETID",
-			proto.Error("ERR 'XGROUP setid' not supported"),
+			proto.Error("ERR wrong number of arguments for 'xgroup|setid' command"), // scriptgen: Redis 7.0.15's
 		)
 	})
 }
@@ -793,8 +830,8 @@ func TestStreamReadGroup(t *testing.T) {
 				proto.String("consumers"), proto.Int(1),
 				proto.String("pending"), proto.Int(1),
 				proto.String("last-delivered-id"), proto.String("0-1"),
-				proto.String("entries-read"), proto.Nil,
-				proto.String("lag"), proto.Int(1),
+				proto.String("entries-read"), proto.Int(1), // scriptgen: Redis 7.0.15 counts reads
+				proto.String("lag"), proto.Int(0),
 			),
 		),
 	)
@@ -870,7 +907,9 @@ func TestStreamDelete(t *testing.T) {
 		proto.Array(
 			proto.Array(
 				proto.String("planets"),
-				proto.Array(),
+				// scriptgen: 0-1, deleted and still pending, comes back with
+				// no body, byte for byte redis-server 7.0.15's reply.
+				proto.Array(proto.Array(proto.String("0-1"), proto.NilList)),
 			),
 		),
 	)
@@ -916,8 +955,8 @@ func TestStreamAck(t *testing.T) {
 				proto.String("consumers"), proto.Int(1),
 				proto.String("pending"), proto.Int(0),
 				proto.String("last-delivered-id"), proto.String("0-1"),
-				proto.String("entries-read"), proto.Nil,
-				proto.String("lag"), proto.Int(1),
+				proto.String("entries-read"), proto.Int(1), // scriptgen: as above
+				proto.String("lag"), proto.Int(0),
 			),
 		),
 	)
@@ -1125,12 +1164,15 @@ func TestStreamTrim(t *testing.T) {
 			proto.Array(proto.String("5-11"), proto.Strings("name", "Pluto")),
 		))
 
+	// scriptgen: "~" removes whole nodes only, and the one node holds an
+	// entry above 4: none goes, as on Redis 7.0.15.
 	mustDo(t, c,
-		"XTRIM", "planets", "MINID", "~", "4", "LIMIT", "50", proto.Int(1))
+		"XTRIM", "planets", "MINID", "~", "4", "LIMIT", "50", proto.Int(0))
 
 	mustDo(t, c,
 		"XRANGE", "planets", "-", "+",
 		proto.Array(
+			proto.Array(proto.String("3-0"), proto.Strings("name", "Mars")),
 			proto.Array(proto.String("4-1"), proto.Strings("name", "Jupiter")),
 			proto.Array(proto.String("5-1"), proto.Strings("name", "Saturn")),
 			proto.Array(proto.String("5-2"), proto.Strings("name", "Uranus")),
@@ -1138,7 +1180,7 @@ func TestStreamTrim(t *testing.T) {
 		))
 
 	mustDo(t, c,
-		"XTRIM", "planets", "MINID", "5", proto.Int(1))
+		"XTRIM", "planets", "MINID", "5", proto.Int(2))
 
 	mustDo(t, c,
 		"XRANGE", "planets", "-", "+",
@@ -1418,8 +1460,8 @@ func TestStreamAutoClaim(t *testing.T) {
 				proto.String("consumers"), proto.Int(0),
 				proto.String("pending"), proto.Int(0),
 				proto.String("last-delivered-id"), proto.String("0-2"),
-				proto.String("entries-read"), proto.Nil,
-				proto.String("lag"), proto.Int(2),
+				proto.String("entries-read"), proto.Int(2), // scriptgen: as above
+				proto.String("lag"), proto.Int(0),
 			),
 		),
 	)
@@ -1536,6 +1578,8 @@ func TestStreamClaim(t *testing.T) {
 		"XCLAIM", "planets", "processing", "bob", "0", "0-1",
 		proto.Array(),
 	)
+	// scriptgen: XCLAIM drops 0-1, deleted from the stream, from the PEL,
+	// as redis-server 7.0.15 does; upstream kept it pending, for bob.
 	mustDo(t, c,
 		"XINFO", "GROUPS", "planets",
 		proto.Array(
@@ -1570,12 +1614,6 @@ func TestStreamClaim(t *testing.T) {
 		"XPENDING", "planets", "processing", "-", "+", "999",
 		proto.Array(
 			proto.Array(
-				proto.String("0-1"),
-				proto.String("bob"),
-				proto.Int(0),
-				proto.Int(3),
-			),
-			proto.Array(
 				proto.String("0-2"),
 				proto.String("alice"),
 				proto.Int(20000),
@@ -1608,12 +1646,6 @@ func TestStreamClaim(t *testing.T) {
 		"XPENDING", "planets", "processing", "-", "+", "999",
 		proto.Array(
 			proto.Array(
-				proto.String("0-1"),
-				proto.String("bob"),
-				proto.Int(0),
-				proto.Int(3),
-			),
-			proto.Array(
 				proto.String("0-2"),
 				proto.String("alice"),
 				proto.Int(20000),
@@ -1644,12 +1676,6 @@ func TestStreamClaim(t *testing.T) {
 	mustDo(t, c,
 		"XPENDING", "planets", "processing", "-", "+", "999",
 		proto.Array(
-			proto.Array(
-				proto.String("0-1"),
-				proto.String("bob"),
-				proto.Int(0),
-				proto.Int(3),
-			),
 			proto.Array(
 				proto.String("0-2"),
 				proto.String("alice"),
@@ -1701,12 +1727,6 @@ func TestStreamClaim(t *testing.T) {
 	mustDo(t, c,
 		"XPENDING", "planets", "processing", "-", "+", "999",
 		proto.Array(
-			proto.Array(
-				proto.String("0-1"),
-				proto.String("alice"),
-				proto.Int(10000),
-				proto.Int(1),
-			),
 			proto.Array(
 				proto.String("0-2"),
 				proto.String("alice"),

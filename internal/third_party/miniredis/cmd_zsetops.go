@@ -233,4 +233,3 @@ func zaggregate(old, score float64, how string) float64 {
 	}
 	return 0
 }
-

@@ -796,7 +796,7 @@ func (db *RedisDB) XAdd(k string, id string, values []string) (string, error) {
 		s, _ = db.newStream(k)
 	}
 
-	return s.add(id, values, db.master.effectiveNow())
+	return s.add(id, values, db.master.effectiveNow(), db.master.nodeMax())
 }
 
 // Stream returns a slice of stream entries. Oldest first.

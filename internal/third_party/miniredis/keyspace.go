@@ -174,7 +174,10 @@ func copyMap[M ~map[K]V, K comparable, V any](m M) M {
 func (s *streamKey) deepCopy() *streamKey {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c := &streamKey{lastAllocatedID: s.lastAllocatedID}
+	c := &streamKey{lastAllocatedID: s.lastAllocatedID, entriesAdded: s.entriesAdded, maxDeletedID: s.maxDeletedID}
+	if s.nodes != nil {
+		c.nodes, c.nodesLive = append([]streamNode(nil), s.nodes...), s.nodesLive
+	}
 	if s.entries != nil {
 		c.entries = make([]StreamEntry, len(s.entries))
 		for i, e := range s.entries {

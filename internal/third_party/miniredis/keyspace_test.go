@@ -27,7 +27,7 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	if _, err := db.XAdd("st", "1-1", []string{"f", "v"}); err != nil {
 		t.Fatal(err)
 	}
-	db.streamKeys["st"].createGroup("g", "0")
+	db.streamKeys["st"].createGroup("g", "0", -1)
 	keys := []string{"s", "h", "l", "x", "z", "p", "st", "missing"}
 
 	m.Lock()

@@ -225,6 +225,7 @@ func (m *Miniredis) start(s *server.Server) error {
 func (m *Miniredis) startLocked(s *server.Server) error {
 	m.srv = s
 	s.SetPreHook(m.nextPreHook)
+	s.TrackCommands(commandNames) // scriptgen: INFO commandstats
 	// scriptgen: a blocked command of a client that went away looks again
 	// (it checks Peer.Closed) instead of waiting for a push or forever.
 	s.SetWake(func() {
@@ -645,14 +646,17 @@ func (m *Miniredis) isValidCMD(c *server.Peer, cmd string, args []string, argReq
 func (m *Miniredis) isValidCMDWith(c *server.Peer, cmd string, args []string, argReqs argRequirements, pubsub func(*server.Peer, string) bool) bool {
 	if len(args) < argReqs.minimum || (argReqs.maximum != nil && len(args) > *argReqs.maximum) {
 		setDirty(c)
+		c.MarkRejected() // scriptgen: processCommand's refusals (INFO commandstats)
 		c.WriteError(errWrongNumber(cmd))
 		return false
 	}
 
 	if !m.handleAuth(c) {
+		c.MarkRejected()
 		return false
 	}
 	if pubsub(c, cmd) {
+		c.MarkRejected()
 		return false
 	}
 

@@ -33,7 +33,8 @@ func MarkPeerDirty(p *server.Peer) {
 // QueuePeer appends fn to p's MULTI queue: EXEC runs it with the lock
 // held, in order with the other queued commands.
 func QueuePeer(p *server.Peer, fn func(*server.Peer)) {
-	addTxCmd(getCtx(p), func(c *server.Peer, _ *connCtx) { fn(c) })
+	counted := p.CountLater() // INFO commandstats: when EXEC runs it
+	addTxCmd(getCtx(p), func(c *server.Peer, _ *connCtx) { counted(func() { fn(c) }) })
 }
 
 // PrepareNested makes p a nested peer, whose commands run under the lock

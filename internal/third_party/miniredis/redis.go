@@ -87,6 +87,23 @@ const (
 // int (scriptgen: MOVE and COPY's database index, dbIndex).
 const msgInt32Range = "ERR value is out of range, value must between -2147483648 and 2147483647"
 
+// scriptgen: Redis 7.0's stream texts the copy added (cmd_stream_meta.go,
+// stream.go), in a block of their own.
+const (
+	msgStreamExhausted        = "ERR The stream has exhausted the last possible ID, unable to add more items"
+	msgStreamElementsTooLarge = "ERR Elements are too large to be stored"
+	msgXsetidSmaller          = "ERR The ID specified in XSETID is smaller than the target stream top item"
+	msgXsetidMaxDeleted       = "ERR The ID specified in XSETID is smaller than the provided max_deleted_entry_id"
+	msgXsetidEntriesAdded     = "ERR The entries_added specified in XSETID is smaller than the target stream length"
+	msgXsetidNegative         = "ERR entries_added must be positive"
+	msgInvalidStartID         = "ERR invalid start ID for the interval"
+	msgInvalidEndID           = "ERR invalid end ID for the interval"
+	msgXautoclaimCount        = "ERR COUNT must be > 0"
+	msgEntriesReadNegative    = "ERR value for ENTRIESREAD must be positive or -1"
+	msgStreamKeyGone          = "UNBLOCKED the stream key no longer exists"
+	msgBlockedGroupGone       = "NOGROUP the consumer group this client was blocked on no longer exists"
+)
+
 // scriptgen: Redis 7.0's texts that upstream does not have, verbatim where
 // Redis has them, and the engine's own where it refuses what Redis serves.
 const (
@@ -224,7 +241,9 @@ func withTx(
 	}
 
 	if inTx(ctx) {
-		addTxCmd(ctx, cb)
+		// scriptgen: INFO commandstats counts it when EXEC runs it.
+		counted := c.CountLater()
+		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) { counted(func() { cb(c, ctx) }) })
 		c.WriteInline("QUEUED")
 		return
 	}
@@ -257,10 +276,13 @@ func blocking(
 		ctx = getCtx(c)
 	)
 	if inTx(ctx) {
+		counted := c.CountLater() // scriptgen: see withTx
 		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) {
-			if !cb(c, ctx) {
-				onTimeout(c)
-			}
+			counted(func() {
+				if !cb(c, ctx) {
+					onTimeout(c)
+				}
+			})
 		})
 		c.WriteInline("QUEUED")
 		return

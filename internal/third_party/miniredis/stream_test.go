@@ -42,7 +42,7 @@ func TestStreamKey(t *testing.T) {
 
 	t.Run("add", func(t *testing.T) {
 		s := newStreamKey()
-		id, err := s.add("123-123", []string{"k", "v"}, now)
+		id, err := s.add("123-123", []string{"k", "v"}, now, 100)
 		ok(t, err)
 		equalStr(t, "123-123", id)
 		equals(t, 1, len(s.entries))
@@ -50,9 +50,9 @@ func TestStreamKey(t *testing.T) {
 
 	t.Run("after", func(t *testing.T) {
 		s := newStreamKey()
-		s.add("123-123", []string{"k", "v"}, now)
-		s.add("123-128", []string{"k", "v"}, now)
-		s.add("123-129", []string{"k", "v"}, now)
+		s.add("123-123", []string{"k", "v"}, now, 100)
+		s.add("123-128", []string{"k", "v"}, now, 100)
+		s.add("123-129", []string{"k", "v"}, now, 100)
 
 		equals(t, 3, len(s.after("0")))
 		equals(t, 3, len(s.after("123-122")))
@@ -65,9 +65,9 @@ func TestStreamKey(t *testing.T) {
 
 	t.Run("get", func(t *testing.T) {
 		s := newStreamKey()
-		s.add("123-123", []string{"k", "v"}, now)
-		s.add("123-128", []string{"k", "w"}, now)
-		s.add("123-129", []string{"k", "y"}, now)
+		s.add("123-123", []string{"k", "v"}, now, 100)
+		s.add("123-128", []string{"k", "w"}, now, 100)
+		s.add("123-129", []string{"k", "y"}, now, 100)
 
 		i, entry := s.get("0")
 		equals(t, 0, i)
@@ -92,20 +92,20 @@ func TestStreamKey(t *testing.T) {
 
 	t.Run("delete", func(t *testing.T) {
 		s := newStreamKey()
-		s.add("123-123", []string{"k", "v"}, now)
-		s.add("123-124", []string{"k", "v"}, now)
-		s.add("123-125", []string{"k", "v"}, now)
+		s.add("123-123", []string{"k", "v"}, now, 100)
+		s.add("123-124", []string{"k", "v"}, now, 100)
+		s.add("123-125", []string{"k", "v"}, now, 100)
 		equals(t, 3, len(s.entries))
-		n, err := s.delete([]string{"123-124"})
+		n, err := s.delete([]string{"123-124"}, 100)
 		ok(t, err)
 		equals(t, 1, n)
 		equals(t, 2, len(s.entries))
 
-		n, err = s.delete([]string{"9-9"})
+		n, err = s.delete([]string{"9-9"}, 100)
 		ok(t, err)
 		equals(t, 0, n)
 
-		n, err = s.delete([]string{"999-999"})
+		n, err = s.delete([]string{"999-999"}, 100)
 		ok(t, err)
 		equals(t, 0, n)
 
@@ -116,21 +116,21 @@ func TestStreamKey(t *testing.T) {
 func TestStreamKeyGroup(t *testing.T) {
 	now := time.Now()
 	s := newStreamKey()
-	_, err := s.add("123-123", []string{"k", "v"}, now)
+	_, err := s.add("123-123", []string{"k", "v"}, now, 100)
 	ok(t, err)
 
-	ok(t, s.createGroup("mygroup", "$"))
+	ok(t, s.createGroup("mygroup", "$", -1))
 	g := s.groups["mygroup"]
 
 	{
-		s.add("999-1", []string{"k", "v"}, now)
+		s.add("999-1", []string{"k", "v"}, now, 100)
 		ls := g.readGroup(now, "consumer1", ">", 999, false)
 		equals(t, 1, len(ls))
 	}
 
 	{
-		s.add("999-2", []string{"k", "v"}, now)
-		s.add("999-3", []string{"k", "v"}, now)
+		s.add("999-2", []string{"k", "v"}, now, 100)
+		s.add("999-3", []string{"k", "v"}, now, 100)
 		ls := g.readGroup(now, "consumer1", ">", 1, false)
 		equals(t, 1, len(ls))
 		equalStr(t, "999-2", ls[0].ID)
@@ -162,10 +162,10 @@ func TestStreamKeyGroup(t *testing.T) {
 
 	t.Run("delete last ID", func(t *testing.T) {
 		s := newStreamKey()
-		s.add("123-123", []string{"k", "v"}, now)
-		ok(t, s.createGroup("mygroup", "$"))
+		s.add("123-123", []string{"k", "v"}, now, 100)
+		ok(t, s.createGroup("mygroup", "$", -1))
 		g := s.groups["mygroup"]
-		_, err := s.delete([]string{"123-123"}) // !
+		_, err := s.delete([]string{"123-123"}, 100) // !
 		ok(t, err)
 
 		ls := g.readGroup(now, "consumer1", ">", 999, false)

@@ -102,21 +102,6 @@ func badInteger(cmd string, args []string) string {
 		}
 		return ""
 	}
-	// after checks the argument that follows each of the (case-insensitive)
-	// tokens from args[from] on.
-	after := func(from int, msg string, tokens ...string) string {
-		for i := from; i+1 < len(args); i++ {
-			for _, t := range tokens {
-				if strings.EqualFold(args[i], t) {
-					if !isRedisInteger(args[i+1]) {
-						return msg
-					}
-					break
-				}
-			}
-		}
-		return ""
-	}
 	switch cmd {
 	case "EXPIRE", "PEXPIRE", "EXPIREAT", "PEXPIREAT":
 		if len(args) > 2 {
@@ -127,8 +112,6 @@ func badInteger(cmd string, args []string) string {
 		return check(msgInvalidInt, 1)
 	case "INCRBY", "DECRBY", "SETRANGE", "LINDEX", "LSET", "LREM", "SETEX", "PSETEX":
 		return check(msgInvalidInt, 1)
-	case "XRANGE", "XREVRANGE":
-		return after(3, msgInvalidInt, "COUNT")
 	case "HINCRBY":
 		return check(msgInvalidInt, 2)
 	case "ZREVRANGE":
@@ -751,78 +734,34 @@ func (m *Miniredis) getrangeGuard(c *server.Peer, cmd string, args []string) boo
 	return true
 }
 
-// isStreamID is streamParseID's verdict on s: ms[-seq], each an unsigned
-// 64-bit decimal; with seqStar, seq may be "*".
+// isStreamID is streamParseID's verdict on s: ms[-seq], each read by
+// string2ull; with seqStar, seq may be "*".
 func isStreamID(s string, seqStar bool) bool {
-	ms, seq, dash := strings.Cut(s, "-")
-	if _, err := strconv.ParseUint(ms, 10, 64); err != nil || ms == "" || ms[0] == '+' {
-		return false
+	if ms, ok := strings.CutSuffix(s, "-*"); ok && seqStar {
+		_, ok := string2ull(ms)
+		return ok && len(s) <= 127
 	}
-	if !dash {
-		return true
-	}
-	if seqStar && seq == "*" {
-		return true
-	}
-	_, err := strconv.ParseUint(seq, 10, 64)
-	return err == nil && seq != "" && seq[0] != '+'
+	_, ok := parseID(s, 0, true)
+	return ok
 }
 
 // streamGuard answers what miniredis gets wrong about streams, as Redis
-// does, and reports whether it did: XRANGE and XREVRANGE with a COUNT of
-// 0 or less, and XLEN of another type (miniredis writes WRONGTYPE and then
-// a length, two replies for one command). XADD's and XTRIM's options, IDs
-// included, are read as Redis reads them by their handlers
-// (streamTrimArgs), before the key is looked up: a check here, in front
-// of a handler that read them otherwise, took the "~" of MAXLEN ~ 1000,
-// or a field named maxlen or minid, for a bad threshold.
+// does, and reports whether it did: XLEN of another type (miniredis writes
+// WRONGTYPE and then a length, two replies for one command). XADD's and
+// XTRIM's options, IDs included, are read as Redis reads them by their
+// handlers (streamTrimArgs), before the key is looked up: a check here, in
+// front of a handler that read them otherwise, took the "~" of MAXLEN ~
+// 1000, or a field named maxlen or minid, for a bad threshold. So are
+// XRANGE's and XREVRANGE's (xrangeArgs) and XDEL's IDs.
 func (m *Miniredis) streamGuard(c *server.Peer, cmd string, args []string) bool {
-	var msg string
-	switch {
-	case (cmd == "XRANGE" || cmd == "XREVRANGE") && len(args) == 5 && strings.EqualFold(args[3], "COUNT"):
-		// A count of 0 or less on a stream: Redis answers a null array,
-		// miniredis returns entries.
-		n, err := strconv.ParseInt(args[4], 10, 64)
-		if err != nil || n > 0 || !isRedisInteger(args[4]) {
-			return false
-		}
-		if !m.PeerAnswerable(c) {
-			return false
-		}
-		defer m.lockClient(c)()
-		if m.DBLocked(getCtx(c).selectedDB).LiveType(args[0]) != "stream" {
-			return false // miniredis's empty array or WRONGTYPE
-		}
-		if c.Resp3 {
-			c.WriteNull() // RESP3 has one null, for arrays too
-		} else {
-			c.WriteLen(-1)
-		}
-		return true
-	case cmd == "XDEL":
-		// An ID without its sequence number is ms-0 to Redis; miniredis
-		// matches it against nothing.
-		for i := 1; i < len(args); i++ {
-			if !strings.Contains(args[i], "-") && isStreamID(args[i], false) {
-				args[i] += "-0"
-			}
-		}
-		return false
-	case cmd == "XLEN" && len(args) == 1:
-	default:
-		return false
-	}
-	if !m.PeerAnswerable(c) {
+	if cmd != "XLEN" || len(args) != 1 || !m.PeerAnswerable(c) {
 		return false
 	}
 	defer m.lockClient(c)()
-	if cmd == "XLEN" {
-		if typ := m.DBLocked(getCtx(c).selectedDB).LiveType(args[0]); typ == "" || typ == "stream" {
-			return false
-		}
-		msg = msgWrongType
+	if typ := m.DBLocked(getCtx(c).selectedDB).LiveType(args[0]); typ == "" || typ == "stream" {
+		return false
 	}
-	c.WriteError(msg)
+	c.WriteError(msgWrongType)
 	return true
 }
 

@@ -82,6 +82,7 @@ func (c *Peer) CountErrorsIn(st *ErrorStats) { c.errs = st }
 // WriteError counts the ones it writes.
 func (c *Peer) CountError(e string) {
 	if c != nil {
+		c.nerr++
 		c.errs.Count(e)
 	}
 }

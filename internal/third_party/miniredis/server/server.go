@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -42,13 +43,14 @@ type Server struct {
 	mu        sync.Mutex
 	wg        sync.WaitGroup
 	infoConns int
-	infoCmds  int
-	limits    Limits    // scriptgen: see SetLimits
-	peerState PeerState // scriptgen: see SetLimits
+	infoCmds  atomic.Int64 // scriptgen: counted without the lock
+	limits    Limits       // scriptgen: see SetLimits
+	peerState PeerState    // scriptgen: see SetLimits
 	logf      func(format string, args ...any)
-	wake      func()     // see SetWake
-	clients   clientList // scriptgen: see clientinfo.go
-	errs      ErrorStats // scriptgen: see errorstats.go
+	wake      func()                   // see SetWake
+	clients   clientList               // scriptgen: see clientinfo.go
+	errs      ErrorStats               // scriptgen: see errorstats.go
+	stats     atomic.Pointer[cmdStats] // scriptgen: see cmdstats.go
 }
 
 // NewServer makes a server listening on addr. Close with .Close().
@@ -197,27 +199,27 @@ func (s *Server) Dispatch(c *Peer, args []string) {
 	}
 	cmd, args := args[0], args[1:]
 	cmdUp := strings.ToUpper(cmd)
+	// scriptgen: one lock for the hook and the lookup.
 	s.mu.Lock()
 	h := s.preHook
+	cmdMeta, ok := s.cmds[cmdUp]
 	s.mu.Unlock()
+	st := s.CommandStat(cmdUp, args)
+	mark := c.startCmd(st)
 	if h != nil {
 		if h(c, cmdUp, args...) {
+			c.endCmd(mark)
 			return
 		}
 	}
-
-	s.mu.Lock()
-	cmdMeta, ok := s.cmds[cmdUp]
-	if ok {
-		s.infoCmds++ // scriptgen: one lock for the lookup and the count
-	}
-	s.mu.Unlock()
 	if !ok {
 		c.WriteError(errUnknownCommand(cmd, args))
+		c.endCmd(mark)
 		return
 	}
-
+	s.infoCmds.Add(1)
 	run(c, cmdMeta.handler, cmdUp, args)
+	c.endCmd(mark)
 }
 
 // run is the end of Dispatch and RunHandler: the handler, then the
@@ -255,19 +257,18 @@ func (s *Server) Handler(cmdUp string) Cmd {
 
 // RunHandler is Dispatch for a command whose handler the caller looked up
 // (Handler) and whose pre-hook it has run itself: the count, the handler,
-// and the protocol switch after it, as Dispatch does them.
-func (s *Server) RunHandler(c *Peer, h Cmd, cmdUp string, args []string) {
-	s.mu.Lock()
-	s.infoCmds++
-	s.mu.Unlock()
+// and the protocol switch after it, as Dispatch does them. st is the
+// command's counters (CommandStat), which the caller may keep too.
+func (s *Server) RunHandler(c *Peer, h Cmd, st *CmdStat, cmdUp string, args []string) {
+	s.infoCmds.Add(1)
+	mark := c.startCmd(st)
 	run(c, h, cmdUp, args)
+	c.endCmd(mark)
 }
 
 // TotalCommands is total (known) commands since this the server started
 func (s *Server) TotalCommands() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.infoCmds
+	return int(s.infoCmds.Load())
 }
 
 // IsRegisteredCommand checks if a command is registered
@@ -318,6 +319,11 @@ type Peer struct {
 	sink         Sink        // scriptgen: see SetSink
 	client       *Client     // scriptgen: see clientinfo.go
 	errs         *ErrorStats // scriptgen: see errorstats.go
+	// scriptgen: the error replies written, and the marks of the
+	// command running (cmdstats.go); only the peer's goroutine
+	// touches them.
+	nerr int64
+	cmd  cmdState
 }
 
 func NewPeer(w *bufio.Writer) *Peer {
@@ -357,7 +363,7 @@ func (c *Peer) OnDisconnect(f func()) {
 func (c *Peer) Block(f func(*Writer)) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	f(&Writer{c.w, c.Resp3, c.sink, c.errs})
+	f(&Writer{c.w, c.Resp3, c.sink, c})
 }
 
 // scriptgen: the single-reply methods below write through a Writer on the
@@ -371,7 +377,7 @@ func (c *Peer) WriteError(e string) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteError(e)
 }
 
@@ -381,7 +387,7 @@ func (c *Peer) WriteInline(s string) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteInline(s)
 }
 
@@ -396,7 +402,7 @@ func (c *Peer) WriteBulk(s string) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteBulk(s)
 }
 
@@ -406,7 +412,7 @@ func (c *Peer) WriteNull() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteNull()
 }
 
@@ -416,7 +422,7 @@ func (c *Peer) WriteLen(n int) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteLen(n)
 }
 
@@ -426,7 +432,7 @@ func (c *Peer) WriteMapLen(n int) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteMapLen(n)
 }
 
@@ -436,7 +442,7 @@ func (c *Peer) WriteSetLen(n int) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteSetLen(n)
 }
 
@@ -446,7 +452,7 @@ func (c *Peer) WritePushLen(n int) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WritePushLen(n)
 }
 
@@ -456,7 +462,7 @@ func (c *Peer) WriteInt(n int) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteInt(n)
 }
 
@@ -466,7 +472,7 @@ func (c *Peer) WriteFloat(n float64) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteFloat(n)
 }
 
@@ -476,7 +482,7 @@ func (c *Peer) WriteRaw(s string) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteRaw(s)
 }
 
@@ -486,7 +492,7 @@ func (c *Peer) WriteStrings(strs []string) {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 	}
-	w := Writer{c.w, c.Resp3, c.sink, c.errs}
+	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteStrings(strs)
 }
 
@@ -530,8 +536,8 @@ func toInline(s string) string {
 type Writer struct {
 	w     *bufio.Writer
 	resp3 bool
-	sink  Sink        // scriptgen: replies go here, not to w, when set
-	errs  *ErrorStats // scriptgen: counts WriteError's errors when set
+	sink  Sink  // scriptgen: replies go here, not to w, when set
+	peer  *Peer // scriptgen: counts WriteError's errors when set
 }
 
 // scriptgen: the Writer writes RESP with strconv and WriteString where
@@ -555,7 +561,9 @@ func (w *Writer) writeLine(t byte, s string) {
 
 // WriteError writes a redis 'Error'
 func (w *Writer) WriteError(e string) {
-	w.errs.Count(e)
+	if w.peer != nil {
+		w.peer.CountError(e)
+	}
 	if w.sink != nil {
 		w.sink.Error(toInline(e))
 		return
