@@ -40,6 +40,11 @@ const serveHelperEnv = "SCRIPTGEN_SERVE_HELPER"
 // when it stops (go tool pprof the test binary and that file).
 const serveProfileEnv = "SCRIPTGEN_SERVE_CPUPROFILE"
 
+// serveTestFlagsEnv holds more test flags for the serve child, separated
+// by spaces: other profiles (-test.mutexprofile=FILE, -test.memprofile=FILE,
+// -test.blockprofile=FILE) of the same run.
+const serveTestFlagsEnv = "SCRIPTGEN_SERVE_TESTFLAGS"
+
 // TestServeHelperProcess is not a test: it is the child of startServeProcess.
 func TestServeHelperProcess(t *testing.T) {
 	if os.Getenv(serveHelperEnv) != "1" {
@@ -72,6 +77,7 @@ func startServeProcess(tb testing.TB, args ...string) *serveProcess {
 	if p := os.Getenv(serveProfileEnv); p != "" {
 		child = append(child, "-test.cpuprofile="+p)
 	}
+	child = append(child, strings.Fields(os.Getenv(serveTestFlagsEnv))...)
 	child = append(child, "--", "-addr", "127.0.0.1:0")
 	cmd := exec.Command(os.Args[0], append(child, args...)...)
 	cmd.Env = append(os.Environ(), serveHelperEnv+"=1")
