@@ -54,6 +54,15 @@ func (l *lock) TryLock() bool {
 // (microseconds) sees it.
 const busyPoll = 10 * time.Millisecond
 
+// pollTickers keep the tickers of LockFor's waits: under load most
+// commands wait for the lock a moment, and a ticker made per wait was an
+// allocation and a timer each.
+var pollTickers = sync.Pool{New: func() any {
+	t := time.NewTicker(busyPoll)
+	t.Stop()
+	return t
+}}
+
 // LockFor takes the lock for client c, or gives up when answered(), asked
 // every busyPoll while the lock is held, reports that it replied to c (a
 // BUSY error: the holder is a script past the busy threshold). It reports
@@ -66,8 +75,12 @@ func (m *Miniredis) LockFor(c *server.Peer, answered func(*server.Peer) bool) bo
 		m.Lock()
 		return true
 	}
-	t := time.NewTicker(busyPoll)
-	defer t.Stop()
+	t := pollTickers.Get().(*time.Ticker)
+	t.Reset(busyPoll)
+	defer func() {
+		t.Stop()
+		pollTickers.Put(t)
+	}()
 	for {
 		select {
 		case m.slot() <- struct{}{}:

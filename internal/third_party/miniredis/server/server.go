@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -37,18 +38,19 @@ type Hook func(*Peer, string, ...string) bool
 type Server struct {
 	l         net.Listener
 	cmds      map[string]*cmdMeta
-	preHook   Hook
+	preHook   atomic.Pointer[Hook] // scriptgen: read by every command without s.mu
 	peers     map[net.Conn]struct{}
 	mu        sync.Mutex
 	wg        sync.WaitGroup
 	infoConns int
-	infoCmds  int
-	limits    Limits    // scriptgen: see SetLimits
-	peerState PeerState // scriptgen: see SetLimits
+	infoCmds  atomic.Int64 // scriptgen: counted without s.mu
+	limits    Limits       // scriptgen: see SetLimits
+	peerState PeerState    // scriptgen: see SetLimits
 	logf      func(format string, args ...any)
 	wake      func()     // see SetWake
 	clients   clientList // scriptgen: see clientinfo.go
 	errs      ErrorStats // scriptgen: see errorstats.go
+	watchers  watchers   // scriptgen: see conn.go
 }
 
 // NewServer makes a server listening on addr. Close with .Close().
@@ -100,9 +102,11 @@ func newServer(l net.Listener) *Server {
 
 // (un)set a hook which is ran before every call. It returns true if the command is done.
 func (s *Server) SetPreHook(h Hook) {
-	s.mu.Lock()
-	s.preHook = h
-	s.mu.Unlock()
+	if h == nil {
+		s.preHook.Store(nil)
+		return
+	}
+	s.preHook.Store(&h)
 }
 
 func (s *Server) serve(l net.Listener) {
@@ -197,25 +201,23 @@ func (s *Server) Dispatch(c *Peer, args []string) {
 	}
 	cmd, args := args[0], args[1:]
 	cmdUp := strings.ToUpper(cmd)
-	s.mu.Lock()
-	h := s.preHook
-	s.mu.Unlock()
-	if h != nil {
-		if h(c, cmdUp, args...) {
+	// scriptgen: the hook is read, and the command counted, without
+	// s.mu: every client's every command took it twice, and under load
+	// those were lock hand-offs between the clients' goroutines.
+	if h := s.preHook.Load(); h != nil {
+		if (*h)(c, cmdUp, args...) {
 			return
 		}
 	}
 
 	s.mu.Lock()
 	cmdMeta, ok := s.cmds[cmdUp]
-	if ok {
-		s.infoCmds++ // scriptgen: one lock for the lookup and the count
-	}
 	s.mu.Unlock()
 	if !ok {
 		c.WriteError(errUnknownCommand(cmd, args))
 		return
 	}
+	s.infoCmds.Add(1)
 
 	run(c, cmdMeta.handler, cmdUp, args)
 }
@@ -257,17 +259,13 @@ func (s *Server) Handler(cmdUp string) Cmd {
 // (Handler) and whose pre-hook it has run itself: the count, the handler,
 // and the protocol switch after it, as Dispatch does them.
 func (s *Server) RunHandler(c *Peer, h Cmd, cmdUp string, args []string) {
-	s.mu.Lock()
-	s.infoCmds++
-	s.mu.Unlock()
+	s.infoCmds.Add(1)
 	run(c, h, cmdUp, args)
 }
 
 // TotalCommands is total (known) commands since this the server started
 func (s *Server) TotalCommands() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.infoCmds
+	return int(s.infoCmds.Load())
 }
 
 // IsRegisteredCommand checks if a command is registered
@@ -478,6 +476,19 @@ func (c *Peer) WriteRaw(s string) {
 	}
 	w := Writer{c.w, c.Resp3, c.sink, c.errs}
 	w.WriteRaw(s)
+}
+
+// WriteRawBytes is WriteRaw for a reply made as bytes (scriptgen: a
+// script's reply, which string(b) copied once per EVAL before WriteRaw
+// copied it again into the buffer). b may be reused after the call.
+func (c *Peer) WriteRawBytes(b []byte) {
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.w.Write(b)
+		return
+	}
+	c.sink.Raw(string(b))
 }
 
 // WriteStrings is a helper to (bulk)write a string list
