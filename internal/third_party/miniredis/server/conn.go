@@ -134,9 +134,11 @@ type watcher struct {
 // finds the commands that have run since the sweep before, at the cost of
 // a look at each client.
 type watchers struct {
-	mu       sync.Mutex
-	all      map[*watcher]struct{}
-	sweeping bool // the sweeper runs; it ends when no client is left
+	mu  sync.Mutex
+	all map[*watcher]struct{}
+	// stop, while the sweeper runs, is closed to end it when the last
+	// client goes: no goroutine outlives a server's clients.
+	stop chan struct{}
 }
 
 func (ws *watchers) add(s *Server, ic *idleConn, rd *bufio.Reader, peer *Peer) *watcher {
@@ -147,9 +149,9 @@ func (ws *watchers) add(s *Server, ic *idleConn, rd *bufio.Reader, peer *Peer) *
 		ws.all = map[*watcher]struct{}{}
 	}
 	ws.all[w] = struct{}{}
-	if !ws.sweeping {
-		ws.sweeping = true
-		go ws.sweep()
+	if ws.stop == nil {
+		ws.stop = make(chan struct{})
+		go ws.sweep(ws.stop)
 	}
 	return w
 }
@@ -158,20 +160,24 @@ func (ws *watchers) remove(w *watcher) {
 	ws.mu.Lock()
 	defer ws.mu.Unlock()
 	delete(ws.all, w)
+	if len(ws.all) == 0 && ws.stop != nil {
+		close(ws.stop)
+		ws.stop = nil
+	}
 }
 
 // sweep starts the watch of each command that was running at the sweep
 // before and still is: it has run at least watchAfter.
-func (ws *watchers) sweep() {
+func (ws *watchers) sweep(stop chan struct{}) {
 	t := time.NewTicker(watchAfter)
 	defer t.Stop()
-	for range t.C {
-		ws.mu.Lock()
-		if len(ws.all) == 0 {
-			ws.sweeping = false
-			ws.mu.Unlock()
+	for {
+		select {
+		case <-stop:
 			return
+		case <-t.C:
 		}
+		ws.mu.Lock()
 		for w := range ws.all {
 			begun := w.begun.Load()
 			if begun == w.seen && w.state.CompareAndSwap(watchArmed, watchRunning) {
