@@ -421,8 +421,16 @@ func (e *Engine) followWallClock() {
 // false: it replied.
 func (e *Engine) followWallClockFor(c *server.Peer) bool {
 	t := time.Now().UTC().Truncate(time.Millisecond)
-	if t.UnixMilli() <= e.nowMs.Load() {
-		return true // t is not after now, which is at least nowMs
+	for {
+		// Of the clients that see a millisecond begin, the one that
+		// moves nowMs to it moves the clocks; the rest go on.
+		old := e.nowMs.Load()
+		if t.UnixMilli() <= old {
+			return true // t is not after now, which is at least nowMs
+		}
+		if e.nowMs.CompareAndSwap(old, t.UnixMilli()) {
+			break
+		}
 	}
 	e.mu.Lock()
 	if !t.After(e.now) {
