@@ -25,14 +25,20 @@ var commandIndex = func() map[string]*commands.Command {
 // container the subcommand too. It returns nil for commands Redis does not
 // know.
 func lookupCommand(args []string) *commands.Command {
-	c, ok := commandIndex[args[0]]
+	return lookupName(args[0], args[1:])
+}
+
+// lookupName is lookupCommand for a command name and its arguments apart,
+// as the hook gets them: no slice is made to join them.
+func lookupName(name string, args []string) *commands.Command {
+	c, ok := commandIndex[name]
 	if !ok {
-		c = commandIndex[lowerASCII(args[0])]
+		c = commandIndex[lowerASCII(name)]
 	}
-	if c == nil || !c.Container || len(args) < 2 {
+	if c == nil || !c.Container || len(args) < 1 {
 		return c
 	}
-	return commandIndex[c.Name+"|"+strings.ToLower(args[1])]
+	return commandIndex[c.Name+"|"+strings.ToLower(args[0])]
 }
 
 // lowerASCII is strings.ToLower without the allocation when s is already

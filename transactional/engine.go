@@ -85,6 +85,11 @@ type Engine struct {
 	// miniredis's lock, which a running script holds from start to end.
 	mu  sync.Mutex
 	now time.Time // the virtual clock; guarded by mu
+	// nowMs is now in whole Unix milliseconds, stored with it: every
+	// served command looks whether the wall clock has moved on
+	// (followWallClockFor), and most find it has not without taking mu,
+	// which 200 clients' goroutines handed to each other per command.
+	nowMs atomic.Int64
 
 	// guarded by miniredis's lock
 	eval    *sandbox
@@ -192,7 +197,7 @@ func New(opts ...Option) *Engine {
 	conn.Close()
 	e.srv = e.m.Server()
 	if !o.realTime {
-		e.now = o.start
+		e.setNow(o.start)
 		e.m.SetTime(o.start)
 	}
 	e.m.ClockTTL(true)
@@ -378,9 +383,15 @@ func (e *Engine) Now() time.Time {
 // because Redis's clock stands still inside a script.
 func (e *Engine) SetTime(t time.Time) {
 	e.mu.Lock()
-	e.now = t
+	e.setNow(t)
 	e.mu.Unlock()
 	e.setMiniredisTime(t)
+}
+
+// setNow sets the clock; the caller holds mu, or is New.
+func (e *Engine) setNow(t time.Time) {
+	e.now = t
+	e.nowMs.Store(t.UnixMilli())
 }
 
 // setMiniredisTime moves miniredis's clock to t and expires the keys that
@@ -410,12 +421,23 @@ func (e *Engine) followWallClock() {
 // false: it replied.
 func (e *Engine) followWallClockFor(c *server.Peer) bool {
 	t := time.Now().UTC().Truncate(time.Millisecond)
+	for {
+		// Of the clients that see a millisecond begin, the one that
+		// moves nowMs to it moves the clocks; the rest go on.
+		old := e.nowMs.Load()
+		if t.UnixMilli() <= old {
+			return true // t is not after now, which is at least nowMs
+		}
+		if e.nowMs.CompareAndSwap(old, t.UnixMilli()) {
+			break
+		}
+	}
 	e.mu.Lock()
 	if !t.After(e.now) {
 		e.mu.Unlock()
 		return true
 	}
-	e.now = t
+	e.setNow(t)
 	e.mu.Unlock()
 	if c == nil {
 		e.setMiniredisTime(t)
@@ -427,7 +449,7 @@ func (e *Engine) followWallClockFor(c *server.Peer) bool {
 // Advance moves the clock forward by d.
 func (e *Engine) Advance(d time.Duration) {
 	e.mu.Lock()
-	e.now = e.now.Add(d)
+	e.setNow(e.now.Add(d))
 	t := e.now
 	e.mu.Unlock()
 	e.setMiniredisTime(t)

@@ -97,7 +97,7 @@ func (e *Engine) cmdEval(c *server.Peer, cmd string, args []string) {
 			return
 		}
 	}
-	c.WriteRaw(string(e.evalScript(c, sc, strings.HasSuffix(cmd, "_RO"), keys, argv)))
+	c.WriteRawBytes(e.evalScript(c, sc, strings.HasSuffix(cmd, "_RO"), keys, argv))
 }
 
 // evalScript runs the cached script sc for c (readOnly: called as
@@ -346,7 +346,7 @@ func writeError(c *server.Peer, msg string) {
 // errorstats if it is an error.
 func writeReply(c *server.Peer, reply []byte) {
 	countErrorReply(c, reply, nil)
-	c.WriteRaw(string(reply))
+	c.WriteRawBytes(reply)
 }
 
 // cmdScript serves SCRIPT LOAD/EXISTS/FLUSH/HELP (KILL is handled without

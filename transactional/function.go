@@ -622,7 +622,7 @@ func (e *Engine) cmdFcall(c *server.Peer, cmd string, args []string) {
 		r.refused = f.lib.host.refused
 	}
 	e.startJournal(c, r)
-	c.WriteRaw(string(e.execute(e.funcs.sandbox, r, f.fn, rest[:n], rest[n:])))
+	c.WriteRawBytes(e.execute(e.funcs.sandbox, r, f.fn, rest[:n], rest[n:]))
 }
 
 // globMatch is Redis's stringmatchlen for the common cases: *, ?, [...]

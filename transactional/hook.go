@@ -157,13 +157,12 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 	if _, ok := checkArity(c, cmd, args); !ok {
 		return
 	}
-	lower := strings.ToLower(cmd)
 	if e.opts.password != "" && !miniredis.PeerAuthenticated(c) {
 		writeError(c, miniredis.MsgNoAuth)
 		return
 	}
 	if miniredis.PeerSubscribed(c) {
-		writeError(c, fmt.Sprintf(miniredis.MsgPubsubContext, lower))
+		writeError(c, fmt.Sprintf(miniredis.MsgPubsubContext, strings.ToLower(cmd)))
 		return
 	}
 	if cmd == "SCRIPT" && strings.EqualFold(args[0], "KILL") || cmd == "FUNCTION" && strings.EqualFold(args[0], "KILL") {
@@ -187,8 +186,10 @@ func (e *Engine) scriptCommand(c *server.Peer, cmd string, args []string) {
 // before anything else, an unknown subcommand or a wrong number of
 // arguments; ok is false when it replied.
 func checkArity(c *server.Peer, cmd string, args []string) (info *commands.Command, ok bool) {
-	full := append([]string{cmd}, args...)
-	info = lookupCommand(full)
+	info = lookupName(cmd, args)
+	if info != nil && info.ArityOK(len(args)+1) {
+		return info, true
+	}
 	lower := strings.ToLower(cmd)
 	if info == nil {
 		miniredis.MarkPeerDirty(c)
@@ -199,16 +200,13 @@ func checkArity(c *server.Peer, cmd string, args []string) (info *commands.Comma
 		}
 		return nil, false
 	}
-	if !info.ArityOK(len(full)) {
-		miniredis.MarkPeerDirty(c)
-		name := lower
-		if strings.Contains(info.Name, "|") {
-			name = lower + "|" + strings.ToLower(args[0])
-		}
-		writeError(c, fmt.Sprintf(miniredis.MsgWrongNumber, name))
-		return nil, false
+	miniredis.MarkPeerDirty(c)
+	name := lower
+	if strings.Contains(info.Name, "|") {
+		name = lower + "|" + strings.ToLower(args[0])
 	}
-	return info, true
+	writeError(c, fmt.Sprintf(miniredis.MsgWrongNumber, name))
+	return nil, false
 }
 
 // refuseUnauthenticated answers a connection that has not passed AUTH as

@@ -40,6 +40,11 @@ const serveHelperEnv = "SCRIPTGEN_SERVE_HELPER"
 // when it stops (go tool pprof the test binary and that file).
 const serveProfileEnv = "SCRIPTGEN_SERVE_CPUPROFILE"
 
+// serveTestFlagsEnv holds more test flags for the serve child, separated
+// by spaces: other profiles (-test.mutexprofile=FILE, -test.memprofile=FILE,
+// -test.blockprofile=FILE) of the same run.
+const serveTestFlagsEnv = "SCRIPTGEN_SERVE_TESTFLAGS"
+
 // TestServeHelperProcess is not a test: it is the child of startServeProcess.
 func TestServeHelperProcess(t *testing.T) {
 	if os.Getenv(serveHelperEnv) != "1" {
@@ -72,6 +77,7 @@ func startServeProcess(tb testing.TB, args ...string) *serveProcess {
 	if p := os.Getenv(serveProfileEnv); p != "" {
 		child = append(child, "-test.cpuprofile="+p)
 	}
+	child = append(child, strings.Fields(os.Getenv(serveTestFlagsEnv))...)
 	child = append(child, "--", "-addr", "127.0.0.1:0")
 	cmd := exec.Command(os.Args[0], append(child, args...)...)
 	cmd.Env = append(os.Environ(), serveHelperEnv+"=1")
@@ -336,46 +342,78 @@ func TestServeLoad(t *testing.T) {
 }
 
 // BenchmarkServeLoad runs the load against `scriptgen serve` and against
-// redis-server, both started here on free loopback ports, one after the
-// other in each round, so that -count rounds interleave them on a noisy
-// machine. ops/s is the figure to compare (benchstat); b.N requests are
-// spread over the 200 connections. README: "Serving the engine".
+// redis-server, both started here on free loopback ports, b.N requests to
+// each, spread over the 200 connections. The two take turns in chunks of
+// loadChunk requests, each starting every other chunk, so that the other
+// jobs of a shared machine weigh on both alike: on 2 cores with a load
+// average of 10 and more, a round of one server and then a round of the
+// other saw their ratio move by 2x from one round to the next. Reported
+// per server: ops/s, and its own CPU time per request (server-µs/op,
+// which moves far less than ops/s with what else runs), and the client's
+// CPU time per request to it; serve's throughput as a share of
+// redis-server's (ratio), and the share its CPU per request, client's and
+// server's, would give on cores of their own (cpu-ratio). README: "Serving
+// the engine".
 func BenchmarkServeLoad(b *testing.B) {
-	// Started by the parent: a sub-benchmark's cleanups run after each
-	// of its b.N rounds.
-	targets := []struct {
-		name string
-		addr string
-		pid  int
-	}{
-		{name: "serve"},
-		{name: "redis-server"},
+	type target struct {
+		name  string
+		addr  string
+		pid   int
+		req   []byte
+		conns []*loadConn
+		took  time.Duration // wall time of its chunks
+		cpu   time.Duration // the server's CPU time in its chunks
+		own   time.Duration // this process's (the client's) CPU time in its chunks
 	}
 	srv := startServeProcess(b)
-	targets[0].addr, targets[0].pid = srv.addr, srv.cmd.Process.Pid
 	rs := redistest.Start(b)
-	targets[1].addr, targets[1].pid = rs.Addr, rs.PID
-	for _, target := range targets {
-		b.Run("target="+target.name, func(b *testing.B) {
-			req, err := loadScript(target.addr, "load")
-			if err != nil {
-				b.Fatal(err)
-			}
-			conns := dialAll(b, target.addr, loadConns)
-			defer closeAll(conns)
-			cpu := cpuTime(b, target.pid)
-			b.ResetTimer()
-			if err := runLoad(conns, req, b.N); err != nil {
-				b.Fatal(err)
-			}
-			b.StopTimer()
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "ops/s")
-			// The server's own CPU per request: on a shared machine it
-			// moves far less than ops/s with what else runs.
-			b.ReportMetric(float64((cpuTime(b, target.pid)-cpu).Microseconds())/float64(b.N), "server-µs/op")
-		})
+	targets := []*target{
+		{name: "serve", addr: srv.addr, pid: srv.cmd.Process.Pid},
+		{name: "redis", addr: rs.Addr, pid: rs.PID},
 	}
+	for _, t := range targets {
+		var err error
+		if t.req, err = loadScript(t.addr, "load"); err != nil {
+			b.Fatalf("%s: %v", t.name, err)
+		}
+		t.conns = dialAll(b, t.addr, loadConns)
+		defer closeAll(t.conns)
+	}
+	b.ResetTimer()
+	for done, turn := 0, 0; done < b.N; turn++ {
+		n := min(loadChunk, b.N-done)
+		for i := range targets {
+			t := targets[(i+turn)%len(targets)]
+			cpu, own, start := cpuTime(b, t.pid), cpuTime(b, os.Getpid()), time.Now()
+			if err := runLoad(t.conns, t.req, n); err != nil {
+				b.Fatalf("%s: %v", t.name, err)
+			}
+			t.took += time.Since(start)
+			t.cpu += cpuTime(b, t.pid) - cpu
+			t.own += cpuTime(b, os.Getpid()) - own
+		}
+		done += n
+	}
+	b.StopTimer()
+	ops := func(t *target) float64 { return float64(b.N) / t.took.Seconds() }
+	perOp := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) }
+	for _, t := range targets {
+		b.ReportMetric(ops(t), t.name+"-ops/s")
+		b.ReportMetric(perOp(t.cpu), t.name+"-µs/op")
+		b.ReportMetric(perOp(t.own), "client-"+t.name+"-µs/op")
+	}
+	b.ReportMetric(ops(targets[0])/ops(targets[1]), "ratio")
+	// What the ratio would be were the machine's cores the client's and
+	// the server's alone, and the load bound by their CPU: the CPU each
+	// request costs both sides, redis-server's over serve's.
+	s, r := targets[0], targets[1]
+	b.ReportMetric((perOp(r.cpu)+perOp(r.own))/(perOp(s.cpu)+perOp(s.own)), "cpu-ratio")
 }
+
+// loadChunk is how many requests BenchmarkServeLoad sends to one server
+// before the other's turn: enough to keep 200 connections busy for a
+// tenth of a second or more, past the 10 ms ticks of cpuTime.
+const loadChunk = 10000
 
 // cpuTime is the user and system CPU time process pid has used, from
 // /proc/PID/stat (in clock ticks of 10 ms, the USER_HZ of Linux).

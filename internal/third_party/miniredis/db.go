@@ -183,6 +183,15 @@ func (db *RedisDB) stringGet(k string) string {
 
 // stringSet force set()s a key. Does not touch expire.
 func (db *RedisDB) stringSet(k, v string) {
+	if t, ok := db.keys[k]; ok && t == keyTypeString {
+		// scriptgen: a string replaced by a string stays in its maps.
+		// del and the stores after it were four map deletes and two
+		// inserts per SET or INCR of a live key; a WATCH sees the
+		// version move all the same.
+		db.stringKeys[k] = v
+		db.incr(k)
+		return
+	}
 	db.del(k, false)
 	db.keys[k] = keyTypeString
 	db.stringKeys[k] = v

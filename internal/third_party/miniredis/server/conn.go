@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -56,8 +57,8 @@ func (s *Server) servePeer(c net.Conn) {
 	// in a goroutine of its own and hand each request over a channel: a
 	// goroutine wake-up per request. Only a command that waits needs the
 	// socket read meanwhile, which the watcher does once it runs long.
-	w := newWatcher(s, ic, rd, peer)
-	defer w.timer.Stop()
+	w := s.watchers.add(s, ic, rd, peer)
+	defer s.watchers.remove(w)
 	for {
 		args, err := s.readSafe(c, r)
 		if err != nil {
@@ -104,11 +105,12 @@ func (s *Server) readSafe(c net.Conn, r *reqReader) (args []string, err error) {
 
 var errReaderPanic = errors.New("panic reading a request")
 
-// watchAfter is how long a command runs before its client's socket is
-// read again, to see the client leave. Commands that wait (BLPOP, a long
-// script) take longer; the rest never start a second goroutine. Under
-// load a command may wait this long for the engine's lock alone: at
-// 5 ms, 200 busy clients started a watch for most commands.
+// watchAfter is how long a command runs, at least, before its client's
+// socket is read again, to see the client leave; at most twice that.
+// Commands that wait (BLPOP, a long script) take longer; the rest never
+// start a second goroutine. Under load a command may wait this long for
+// the engine's lock alone: at 5 ms, 200 busy clients started a watch for
+// most commands.
 const watchAfter = 100 * time.Millisecond
 
 // A watcher reads a client's socket while its command runs long, as Redis
@@ -120,9 +122,71 @@ type watcher struct {
 	ic    *idleConn
 	rd    *bufio.Reader
 	peer  *Peer
-	timer *time.Timer
 	state atomic.Int32  // watchIdle, watchArmed or watchRunning
+	begun atomic.Uint64 // commands begun (arm)
+	seen  uint64        // begun at the sweep before; the sweeper's own
 	done  chan struct{} // the running watch has ended
+}
+
+// watchers are a server's watchers and the sweeper that starts their
+// watches. A timer per command (reset as it began, stopped as it ended)
+// cost two timer-heap updates on every command; a sweep every watchAfter
+// finds the commands that have run since the sweep before, at the cost of
+// a look at each client.
+type watchers struct {
+	mu  sync.Mutex
+	all map[*watcher]struct{}
+	// stop, while the sweeper runs, is closed to end it when the last
+	// client goes: no goroutine outlives a server's clients.
+	stop chan struct{}
+}
+
+func (ws *watchers) add(s *Server, ic *idleConn, rd *bufio.Reader, peer *Peer) *watcher {
+	w := &watcher{s: s, ic: ic, rd: rd, peer: peer, done: make(chan struct{}, 1)}
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	if ws.all == nil {
+		ws.all = map[*watcher]struct{}{}
+	}
+	ws.all[w] = struct{}{}
+	if ws.stop == nil {
+		ws.stop = make(chan struct{})
+		go ws.sweep(ws.stop)
+	}
+	return w
+}
+
+func (ws *watchers) remove(w *watcher) {
+	ws.mu.Lock()
+	defer ws.mu.Unlock()
+	delete(ws.all, w)
+	if len(ws.all) == 0 && ws.stop != nil {
+		close(ws.stop)
+		ws.stop = nil
+	}
+}
+
+// sweep starts the watch of each command that was running at the sweep
+// before and still is: it has run at least watchAfter.
+func (ws *watchers) sweep(stop chan struct{}) {
+	t := time.NewTicker(watchAfter)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		ws.mu.Lock()
+		for w := range ws.all {
+			begun := w.begun.Load()
+			if begun == w.seen && w.state.CompareAndSwap(watchArmed, watchRunning) {
+				go w.watch()
+			}
+			w.seen = begun
+		}
+		ws.mu.Unlock()
+	}
 }
 
 const (
@@ -131,24 +195,16 @@ const (
 	watchRunning
 )
 
-func newWatcher(s *Server, ic *idleConn, rd *bufio.Reader, peer *Peer) *watcher {
-	w := &watcher{s: s, ic: ic, rd: rd, peer: peer, done: make(chan struct{}, 1)}
-	w.timer = time.AfterFunc(time.Hour, w.watch)
-	w.timer.Stop()
-	return w
-}
-
-// arm starts the clock of a command.
+// arm marks a command begun.
 func (w *watcher) arm() {
+	w.begun.Add(1)
 	w.state.Store(watchArmed)
-	w.timer.Reset(watchAfter)
 }
 
-// disarm ends the command's watch: the timer if it has not fired, else
-// the running read, which it interrupts and waits for.
+// disarm ends the command's watch: nothing if the sweeper has not started
+// one, else the running read, which it interrupts and waits for.
 func (w *watcher) disarm() {
 	if w.state.CompareAndSwap(watchArmed, watchIdle) {
-		w.timer.Stop()
 		return
 	}
 	w.ic.interrupt.Store(true)
@@ -174,11 +230,9 @@ func holdsRequest(b []byte) bool {
 	return err == nil && len(args) > 0
 }
 
-// watch runs on the timer's goroutine.
+// watch runs on a goroutine of its own, which the sweeper started when it
+// moved the state from armed to running.
 func (w *watcher) watch() {
-	if !w.state.CompareAndSwap(watchArmed, watchRunning) {
-		return // the command ended first
-	}
 	defer func() { w.done <- struct{}{} }()
 	for !w.ic.interrupt.Load() {
 		_, err := w.rd.Peek(w.rd.Buffered() + 1)

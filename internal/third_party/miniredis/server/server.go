@@ -38,12 +38,12 @@ type Hook func(*Peer, string, ...string) bool
 type Server struct {
 	l         net.Listener
 	cmds      map[string]*cmdMeta
-	preHook   Hook
+	preHook   atomic.Pointer[Hook] // scriptgen: read by every command without s.mu
 	peers     map[net.Conn]struct{}
 	mu        sync.Mutex
 	wg        sync.WaitGroup
 	infoConns int
-	infoCmds  atomic.Int64 // scriptgen: counted without the lock
+	infoCmds  atomic.Int64 // scriptgen: counted without s.mu
 	limits    Limits       // scriptgen: see SetLimits
 	peerState PeerState    // scriptgen: see SetLimits
 	logf      func(format string, args ...any)
@@ -51,6 +51,7 @@ type Server struct {
 	clients   clientList               // scriptgen: see clientinfo.go
 	errs      ErrorStats               // scriptgen: see errorstats.go
 	stats     atomic.Pointer[cmdStats] // scriptgen: see cmdstats.go
+	watchers  watchers                 // scriptgen: see conn.go
 }
 
 // NewServer makes a server listening on addr. Close with .Close().
@@ -102,9 +103,11 @@ func newServer(l net.Listener) *Server {
 
 // (un)set a hook which is ran before every call. It returns true if the command is done.
 func (s *Server) SetPreHook(h Hook) {
-	s.mu.Lock()
-	s.preHook = h
-	s.mu.Unlock()
+	if h == nil {
+		s.preHook.Store(nil)
+		return
+	}
+	s.preHook.Store(&h)
 }
 
 func (s *Server) serve(l net.Listener) {
@@ -199,19 +202,21 @@ func (s *Server) Dispatch(c *Peer, args []string) {
 	}
 	cmd, args := args[0], args[1:]
 	cmdUp := strings.ToUpper(cmd)
-	// scriptgen: one lock for the hook and the lookup.
-	s.mu.Lock()
-	h := s.preHook
-	cmdMeta, ok := s.cmds[cmdUp]
-	s.mu.Unlock()
+	// scriptgen: the hook is read without s.mu: every client's every
+	// command took it, and under load those were lock hand-offs between
+	// the clients' goroutines.
 	st := s.CommandStat(cmdUp, args)
 	mark := c.startCmd(st)
-	if h != nil {
-		if h(c, cmdUp, args...) {
+	if h := s.preHook.Load(); h != nil {
+		if (*h)(c, cmdUp, args...) {
 			c.endCmd(mark)
 			return
 		}
 	}
+
+	s.mu.Lock()
+	cmdMeta, ok := s.cmds[cmdUp]
+	s.mu.Unlock()
 	if !ok {
 		c.WriteError(errUnknownCommand(cmd, args))
 		c.endCmd(mark)
@@ -484,6 +489,19 @@ func (c *Peer) WriteRaw(s string) {
 	}
 	w := Writer{c.w, c.Resp3, c.sink, c}
 	w.WriteRaw(s)
+}
+
+// WriteRawBytes is WriteRaw for a reply made as bytes (scriptgen: a
+// script's reply, which string(b) copied once per EVAL before WriteRaw
+// copied it again into the buffer). b may be reused after the call.
+func (c *Peer) WriteRawBytes(b []byte) {
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		c.w.Write(b)
+		return
+	}
+	c.sink.Raw(string(b))
 }
 
 // WriteStrings is a helper to (bulk)write a string list
