@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/scriptgen/scriptgen/internal/commands"
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
 )
 
@@ -226,14 +227,36 @@ func isRedisCall(e *ast.FuncCallExpr, fn string) bool {
 // find the same plan (loops are visited more than once); one that does not
 // has none.
 func (a *analyzer) planWrite(e *ast.FuncCallExpr, fn string, st *state, sc *flowScope) {
-	p := a.findPlan(e, fn, sc)
-	if old, seen := a.plans[e]; seen && (old == nil || p == nil || old.Local != p.Local || strings.Join(old.Refs, ",") != strings.Join(p.Refs, ",")) {
+	p := a.absentPlan(e, fn, st)
+	if p == nil {
+		p = a.findPlan(e, fn, sc)
+	}
+	if old, seen := a.plans[e]; seen && (old == nil || p == nil || old.Del != p.Del || old.Local != p.Local || strings.Join(old.Refs, ",") != strings.Join(p.Refs, ",")) {
 		p = nil
 	}
 	if a.frame != nil {
 		p = nil
 	}
 	a.plans[e] = p
+}
+
+// absentPlan is the plan of a write whose only key is KEYS[n], spelled
+// so at the call, when the run has shown that key absent at its start:
+// DEL undoes it.
+func (a *analyzer) absentPlan(e *ast.FuncCallExpr, fn string, st *state) *Plan {
+	if fn != "call" || len(e.Args) < 2 || a.escapes["KEYS"] || a.assigned["KEYS"] {
+		return nil
+	}
+	key := keyRef(e.Args[1])
+	if key == "" || !st.absent[key] {
+		return nil
+	}
+	c := commands.Lookup(literalCommand(e))
+	if c == nil || BeyondKeys(c.Name) || c.Container || !c.Flags.Has(commands.Write) || c.Flags.Has(commands.MovableKeys) ||
+		c.FirstKey != 1 || c.LastKey != 1 {
+		return nil
+	}
+	return &Plan{Key: key, Del: true}
 }
 
 func (a *analyzer) findPlan(e *ast.FuncCallExpr, fn string, sc *flowScope) *Plan {

@@ -70,7 +70,8 @@ func editSites(code string, an luaflow.Flow, edit func(*ast.FuncCallExpr, luaflo
 // becomes __scriptgen_h(redis.call(...), KEYS[n], field, old value, …) (up
 // to 4 fields a call, nested for more), which, once the write has
 // succeeded (a write that fails changed nothing), appends key, field and
-// old value to one flat log (made with room for 4 fields: growing a Lua
+// old value to one flat log (field 0: the key did not exist before the
+// run, undone by DEL) (made with room for 4 fields: growing a Lua
 // table costs more than the rest of the journal); the run undoes the log
 // newest first with HSET or HDEL if the body raises, as the runtime's run
 // does. __scriptgen_h is also xpcall's message handler: called with the
@@ -100,8 +101,8 @@ const (
 		"local function " + inlineRun + "(body) local base = __scriptgen_n __scriptgen_n = base or 0 local ok, r = xpcall(body, " + inlineName + ") " +
 		"local l, c = __scriptgen_log, __scriptgen_n if ok then if not base then __scriptgen_n = nil if c > 48 then __scriptgen_log = nil end end return r end " +
 		"__scriptgen_n = base if not base then __scriptgen_log = nil end " +
-		"local failed for i = c - 2, (base or 0) + 1, -3 do local u if l[i + 2] then u = redis.pcall('HSET', l[i], l[i + 1], l[i + 2]) " +
-		"else u = redis.pcall('HDEL', l[i], l[i + 1]) end if type(u) == 'table' and u.err and not failed then failed = u.err end end " +
+		"local failed for i = c - 2, (base or 0) + 1, -3 do local u if l[i + 1] == 0 then u = redis.pcall('DEL', l[i]) " +
+		"elseif l[i + 2] then u = redis.pcall('HSET', l[i], l[i + 1], l[i + 2]) else u = redis.pcall('HDEL', l[i], l[i + 1]) end if type(u) == 'table' and u.err and not failed then failed = u.err end end " +
 		"if failed then local msg = type(r) == 'table' and r.err or tostring(r) " +
 		"error({err = 'ERR scriptgen transactional: rollback failed (' .. failed .. ') after: ' .. tostring(msg)}) end error(r, 0) end"
 	inlinePrefix = "return " + inlineRun + "(function(...) "
@@ -123,6 +124,9 @@ func inline(src string, an luaflow.Flow) (string, bool) {
 			return "", -1, true // no closing parenthesis found: editSites refuses
 		}
 		call := src[o.At:o.End]
+		if p.Del {
+			return inlineName + "(" + call + ", " + p.Key + ", 0)", o.End, true
+		}
 		for j := 0; j < len(p.Names); j += 4 {
 			call = inlineName + "(" + call + ", " + p.Key
 			for k := j; k < min(j+4, len(p.Names)); k++ {

@@ -1,6 +1,7 @@
 package prelude
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/scriptgen/scriptgen/internal/luaflow"
 )
@@ -167,37 +170,50 @@ func TestPropertyInline(t *testing.T) {
 			}
 			return c.Eval(ctx, body, keys, argv).Result()
 		}
-		c.FlushAll(ctx)
-		apply(t, ctx, c, state)
-		before := describe(t, ctx, c, keys)
-		got, err := call(true)
-		after := describe(t, ctx, c, keys)
-		c.FlushAll(ctx)
-		apply(t, ctx, c, state)
-		want, errPlain := call(false)
-		plain := describe(t, ctx, c, keys)
-		e, ePlain := errText(err), errText(errPlain)
-		if functions {
-			e, ePlain = functionLine.ReplaceAllString(e, "user_function:N:"), functionLine.ReplaceAllString(ePlain, "user_function:N:")
-		}
-		if e != ePlain || fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("run %d: wrapped %v, %v; plain %v, %v\nscript:\n%s", runs, got, err, want, errPlain, body)
-		}
-		if err != nil {
-			if after != before {
-				t.Fatalf("run %d: failed with %v but the keyspace changed:\n%s\nbefore:\n%s\nscript:\n%s", runs, err, after, before, body)
-			}
-			if plain != before && isInline {
-				rolledBack++
-			}
-		} else if after != plain {
-			t.Fatalf("run %d: succeeded but left\n%s\nwhere the plain script leaves\n%s\nscript:\n%s", runs, after, plain, body)
+		failed, undone := againstPlain(t, ctx, c, keys, state, call, functions, fmt.Sprintf("run %d", runs), body)
+		if failed && undone && isInline {
+			rolledBack++
 		}
 	}
 	t.Logf("%d scripts, %d under the inline journal, %d of their failed runs rolled back what the plain run left half done", runs, inlined, rolledBack)
 	if inlined < runs/8 || rolledBack < runs/30 {
 		t.Fatalf("the generator no longer exercises the inline journal: %d inlined, %d rolled back of %d", inlined, rolledBack, runs)
 	}
+}
+
+// againstPlain runs call's shipped script (call(true)) and its plain
+// one from state, and fails t unless both reply the same and the shipped
+// run leaves the keyspace as it was when it fails, as the plain run does
+// when it succeeds. It reports whether the run failed and the plain run
+// had left a change behind (what the journal undid).
+func againstPlain(t *testing.T, ctx context.Context, c *redis.Client, keys []string, state [][]any, call func(tx bool) (any, error), functions bool, run, body string) (failed, undone bool) {
+	t.Helper()
+	c.FlushAll(ctx)
+	apply(t, ctx, c, state)
+	before := describe(t, ctx, c, keys)
+	got, err := call(true)
+	after := describe(t, ctx, c, keys)
+	c.FlushAll(ctx)
+	apply(t, ctx, c, state)
+	want, errPlain := call(false)
+	plain := describe(t, ctx, c, keys)
+	e, ePlain := errText(err), errText(errPlain)
+	if functions {
+		e, ePlain = functionLine.ReplaceAllString(e, "user_function:N:"), functionLine.ReplaceAllString(ePlain, "user_function:N:")
+	}
+	if e != ePlain || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("%s: shipped %v, %v; plain %v, %v\nscript:\n%s", run, got, err, want, errPlain, body)
+	}
+	if err != nil {
+		if after != before {
+			t.Fatalf("%s: failed with %v but the keyspace changed:\n%s\nbefore:\n%s\nscript:\n%s", run, err, after, before, body)
+		}
+		return true, plain != before
+	}
+	if after != plain {
+		t.Fatalf("%s: succeeded but left\n%s\nwhere the plain script leaves\n%s\nscript:\n%s", run, after, plain, body)
+	}
+	return false, false
 }
 
 func TestJournal(t *testing.T) {

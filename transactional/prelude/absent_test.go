@@ -1,0 +1,137 @@
+package prelude
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+	"time"
+)
+
+// asynqEnqueueSrc is asynq v0.26.0's enqueueCmd (internal/rdb/rdb.go), the
+// model of a write to a key the script found absent.
+const asynqEnqueueSrc = `if redis.call("EXISTS", KEYS[1]) == 1 then
+	return 0
+end
+redis.call("HSET", KEYS[1],
+           "msg", ARGV[1],
+           "state", "pending",
+           "pending_since", ARGV[3])
+redis.call("LPUSH", KEYS[2], ARGV[2])
+return 1
+`
+
+func TestInlineAbsent(t *testing.T) {
+	w := Wrap(asynqEnqueueSrc)
+	if !strings.HasPrefix(w, inlineHead) || !strings.Contains(w, `ARGV[3]), KEYS[1], 0)`) {
+		t.Fatalf("enqueueCmd is not under the inline journal with a DEL undo:\n%s", w)
+	}
+	if got, want := strings.Count(w, "\n"), strings.Count(asynqEnqueueSrc, "\n")+1; got != want {
+		t.Errorf("%d lines, want %d", got, want)
+	}
+	for _, c := range []struct {
+		name   string
+		inline bool
+		src    string
+	}{
+		{"== 1 returns", true, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"~= 0 returns", true, "if redis.call('EXISTS', KEYS[1]) ~= 0 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"== 0 branch", true, "if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('RPUSH', KEYS[1], 1) redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return redis.call('GET', KEYS[2])"},
+		{"through a local key", true, "local k = KEYS[1] if redis.call('EXISTS', k) == 1 then return 0 end redis.call('SADD', KEYS[1], 'a') return redis.call('GET', KEYS[2])"},
+		{"several writes", true, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], 'a', 1) redis.call('HINCRBY', KEYS[1], 'a', ARGV[1]) return 1"},
+		{"exists branch", false, "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('SET', KEYS[1], 1) end return redis.call('GET', KEYS[2])"},
+		{"not returned", false, "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('GET', KEYS[3]) end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"after a write", false, "redis.call('SET', KEYS[3], 1) if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"other key", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[3], 1) return redis.call('GET', KEYS[2])"},
+		{"two keys counted", false, "if redis.call('EXISTS', KEYS[1], KEYS[3]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"a second key written", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('LMOVE', KEYS[1], KEYS[3], 'LEFT', 'LEFT') return redis.call('GET', KEYS[2])"},
+		{"in a function", false, "local function f() if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2]) end return f()"},
+		{"pcall", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.pcall('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"KEYS changed", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end KEYS[1] = ARGV[1] redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := strings.HasPrefix(Wrap(c.src), inlineHead); got != c.inline {
+				t.Errorf("inline = %v, want %v:\n%s", got, c.inline, Wrap(c.src))
+			}
+		})
+	}
+}
+
+// TestPropertyInlineAbsent runs random scripts that test keys with EXISTS
+// and then write them (writes of every type, other writes and failures
+// mixed in) on redis-server, shipped and as is, as TestPropertyInline
+// does: a failed shipped run leaves the keyspace as it was, a successful
+// one as the plain run leaves it.
+func TestPropertyInlineAbsent(t *testing.T) {
+	ctx, c := start(t)
+	r := rand.New(rand.NewSource(*propSeed))
+	keys := []string{"{x}1", "{x}2", "{x}3"}
+	writes := []string{"redis.call('HSET', KEYS[%d], 'a', ARGV[2])", "redis.call('LPUSH', KEYS[%d], ARGV[2], 'y')",
+		"redis.call('SADD', KEYS[%d], ARGV[2])", "redis.call('ZADD', KEYS[%d], 3, ARGV[2])", "redis.call('SET', KEYS[%d], ARGV[2])",
+		"redis.call('INCR', KEYS[%d])", "redis.call('PEXPIREAT', KEYS[%d], 4102444800000)", "redis.call('XADD', KEYS[%d], '5-*', 'f', ARGV[2])",
+		"redis.call('HINCRBY', KEYS[%d], 'n', 2)", "redis.call('RPOP', KEYS[%d])"}
+	deadline := time.Now().Add(time.Minute)
+	runs, inlined, rolledBack := 0, 0, 0
+	for ; runs < *inlineRuns && time.Now().Before(deadline); runs++ {
+		var b strings.Builder
+		tested := []int{}
+		for k := 1; k <= 3; k++ {
+			if r.Intn(3) > 0 {
+				tested = append(tested, k)
+				if r.Intn(2) == 0 {
+					fmt.Fprintf(&b, "if redis.call('EXISTS', KEYS[%d]) == 1 then return 'had %d' end\n", k, k)
+				} else {
+					fmt.Fprintf(&b, "if redis.call('EXISTS', KEYS[%d]) ~= 0 then return 'had %d' end\n", k, k)
+				}
+			}
+		}
+		for i := 1 + r.Intn(5); i > 0; i-- {
+			switch r.Intn(6) {
+			case 0:
+				b.WriteString("if ARGV[1] == 'fail' then error('injected') end\n")
+			case 1:
+				fmt.Fprintf(&b, writes[r.Intn(len(writes))]+"\n", 1+r.Intn(3))
+			default:
+				k := 1 + r.Intn(3)
+				if len(tested) > 0 {
+					k = tested[r.Intn(len(tested))]
+				}
+				fmt.Fprintf(&b, writes[r.Intn(len(writes))]+"\n", k)
+			}
+		}
+		if r.Intn(2) == 0 {
+			b.WriteString("if ARGV[1] == 'late' then error('late') end\n")
+		}
+		b.WriteString("return 'ok'\n")
+		body := b.String()
+		wrapped := Ship(body)
+		isInline := strings.HasPrefix(wrapped, inlineHead)
+		if isInline {
+			inlined++
+		}
+		var state [][]any
+		for _, k := range keys {
+			switch r.Intn(4) {
+			case 0:
+				state = append(state, []any{"HSET", k, "a", "1"}, []any{"PEXPIREAT", k, 4102444900000 + r.Intn(1000)})
+			case 1:
+				state = append(state, []any{"RPUSH", k, "p", "q"})
+			}
+		}
+		argv := []string{"", "fail", "late"}[r.Intn(3)]
+		call := func(tx bool) (any, error) {
+			if tx {
+				return c.Eval(ctx, wrapped, keys, argv, fmt.Sprint(runs)).Result()
+			}
+			return c.Eval(ctx, body, keys, argv, fmt.Sprint(runs)).Result()
+		}
+		failed, undone := againstPlain(t, ctx, c, keys, state, call, false, fmt.Sprintf("run %d", runs), body)
+		if failed && undone && isInline {
+			rolledBack++
+		}
+	}
+	t.Logf("%d scripts, %d under the inline journal, %d of their failed runs rolled back what the plain run left half done", runs, inlined, rolledBack)
+	if inlined < runs/8 || rolledBack < runs/30 {
+		t.Fatalf("the generator no longer exercises the absent plan: %d inlined, %d rolled back of %d", inlined, rolledBack, runs)
+	}
+}
