@@ -256,7 +256,7 @@ func (a *analyzer) absentPlan(e *ast.FuncCallExpr, fn string, st *state) *Plan {
 		c.FirstKey != 1 || c.LastKey != 1 {
 		return nil
 	}
-	return &Plan{Key: key, Del: true}
+	return &Plan{Key: key, Del: true, Stmt: a.stmtCalls[e]}
 }
 
 func (a *analyzer) findPlan(e *ast.FuncCallExpr, fn string, sc *flowScope) *Plan {

@@ -98,6 +98,7 @@ type read struct {
 type Plan struct {
 	Key   string // the write's key, as Lua (KEYS[n])
 	Del   bool
+	Stmt  bool // the write is a statement of its own (Del only)
 	Local string
 	Refs  []string // per field written: Lua for its old value
 	Names []string // the fields, as Lua string literals

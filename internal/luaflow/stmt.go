@@ -69,6 +69,9 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *flowScope) {
 			}
 		}
 	case *ast.FuncCallStmt:
+		if c, ok := s.Expr.(*ast.FuncCallExpr); ok {
+			a.stmtCalls[c] = true
+		}
 		a.expr(s.Expr, st, sc)
 	case *ast.DoBlockStmt:
 		a.block(s.Stmts, st, newScope(sc))

@@ -23,8 +23,12 @@ return 1
 
 func TestInlineAbsent(t *testing.T) {
 	w := Wrap(asynqEnqueueSrc)
-	if !strings.HasPrefix(w, inlineHead) || !strings.Contains(w, `ARGV[3]), KEYS[1], 0)`) {
-		t.Fatalf("enqueueCmd is not under the inline journal with a DEL undo:\n%s", w)
+	if !strings.HasPrefix(w, inlineHead) || !strings.Contains(w, `ARGV[3]) __scriptgen_d1 = true`) || strings.Contains(w, "__scriptgen_log = l") {
+		t.Fatalf("enqueueCmd is not under the inline journal with a DEL undo and no log:\n%s", w)
+	}
+	// A write that is not a statement of its own is logged instead.
+	if w := Wrap(strings.Replace(asynqEnqueueSrc, `redis.call("HSET"`, `local n = redis.call("HSET"`, 1)); !strings.Contains(w, `ARGV[3]), KEYS[1], 0)`) {
+		t.Fatalf("an HSET in an expression is not logged for DEL:\n%s", w)
 	}
 	if got, want := strings.Count(w, "\n"), strings.Count(asynqEnqueueSrc, "\n")+1; got != want {
 		t.Errorf("%d lines, want %d", got, want)
@@ -95,6 +99,9 @@ func TestPropertyInlineAbsent(t *testing.T) {
 				k := 1 + r.Intn(3)
 				if len(tested) > 0 {
 					k = tested[r.Intn(len(tested))]
+				}
+				if r.Intn(3) == 0 {
+					b.WriteString("local _ = ") // logged, not flagged
 				}
 				fmt.Fprintf(&b, writes[r.Intn(len(writes))]+"\n", k)
 			}

@@ -102,7 +102,11 @@
 // write found absent (`if redis.call("EXISTS", KEYS[1]) == 1 then return
 // 0 end`, asynq's enqueue) is wrapped as __scriptgen_h(redis.call(...),
 // KEYS[1], 0): the key did not exist when the run began, so DEL undoes
-// that write and every other of the run to that key, with no read.
+// that write and every other of the run to that key, with no read. In an
+// EVAL script such a write that is a statement of its own only sets a
+// local flag after it (`redis.call(...) __scriptgen_d1 = true`), read by
+// the undo, and the body goes to xpcall where it stands, with no run
+// function (see final.go).
 // TestPropertyInlineAbsent checks it as TestPropertyInline does, with
 // writes of every type.
 // The engine runs this text as the Lua it is. TestPropertyInline checks it
@@ -228,7 +232,7 @@
 // 2-core machine, before this work's handlers and now:
 //
 //	asynq   enqueueCmd          2.40 → 2.08   no journal call left (EXISTS)
-//	                                  → 1.46   inline journal, undone by DEL
+//	                                  → 1.06   inline journal, undone by DEL
 //	asynq   dequeueCmd          5.50 → 3.04   no DUMP of the pending list
 //	asynq   doneCmd             2.75 → 3.00   unchanged: LREM, DEL of a hash
 //	asynq   suite               3.76 → 2.81
@@ -237,8 +241,11 @@
 //	BullMQ  moveToFinished      6.91 → 4.00   XRANGE before XTRIM ~; LREM
 //	BullMQ  suite               7.78 → 2.65
 //
-// Medians of the three scripts: asynq 3.00 (was 2.75), BullMQ 2.01 (was
-// 8.18); with the suites' 2.81 and 2.65, all above the goal of 1.15.
+// The enqueueCmd's last figure is from a later run (3 runs of 300 cycles:
+// enqueueCmd 1.06, 1.00, 1.09; dequeueCmd 3.39, doneCmd 3.03, the suite
+// 2.67 in the same runs, their journals unchanged).
+// Medians of the three scripts: asynq 3.03 (was 2.75), BullMQ 2.01 (was
+// 8.18); with the suites' 2.67 and 2.65, all above the goal of 1.15.
 // doneCmd's journal is the same before and after (its spread, like
 // enqueueCmd's, is this machine's noise on calls of 10-20 µs counted in
 // whole µs). The journal's commands per call now (before, the DUMPs were
@@ -253,19 +260,20 @@
 // Where enqueueCmd's fixed cost went, counted with callgrind
 // (redis-server 7.0.15 under valgrind, instructions inside evalShaCommand,
 // 2,000 EVALSHA calls, each a new task): plain 31.5 k a call; under the
-// runtime 78.1 k (2.48×), all of it the runtime's declaration, proxy and
-// dispatch, as no journal command was left. Under the inline journal (the
-// HSET of a key found absent, undone by DEL) 40.5 k (1.29×), of which,
-// by ablations of the text: the body as a function and its call 1.4 k,
-// xpcall and its handler 0.9 k, the journal's two functions declared on
-// each EVAL 2.8 k, logging the HSET 3.9 k (1.0 k of it the log's table
-// made with room for 4 fields where a DEL needs one).
+// runtime 78.1 k (2.48×), all of it the runtime's own, as no journal
+// command was left: its declaration 28.8 k (the same text with the body
+// run as is), the run and xpcall 0.8 k, the proxy's dispatch of the three
+// calls 17 k. Under the inline journal (the
+// HSET of a key found absent, undone by DEL, logged as the hash undos
+// are) 40.5 k (1.29×), of which, by ablations of the text: the body as a
+// function and its call 1.4 k, xpcall and its handler 0.9 k, the
+// journal's two functions declared on each EVAL 2.8 k, logging the HSET
+// 3.9 k (1.0 k of it the log's table made with room for 4 fields). With
+// no run function (1.7 k less) and a flag in place of the log (2.6 k
+// less) it is 34.7 k against 31.2 k in the same count: 1.11×, what is
+// left being the body's function, xpcall and its handler.
 //
 // What is left, and what would close it (the goal is 1.15):
-//   - the inline journal's own fixed cost under EVAL (enqueueCmd 1.29×
-//     in instructions, 1.46 in server time): its functions made on each
-//     call and the log's table. Declared once per library (FCALL) the
-//     functions cost nothing per call.
 //   - an XTRIM MAXLEN ~ (BullMQ's trimEvents, in moveToFinished): Redis
 //     removes the first node whole when the stream stays at its cap
 //     without it, and does not say how many entries that node holds, so
