@@ -33,32 +33,6 @@ func TestInlineAbsent(t *testing.T) {
 	if got, want := strings.Count(w, "\n"), strings.Count(asynqEnqueueSrc, "\n")+1; got != want {
 		t.Errorf("%d lines, want %d", got, want)
 	}
-	for _, c := range []struct {
-		name   string
-		inline bool
-		src    string
-	}{
-		{"== 1 returns", true, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
-		{"~= 0 returns", true, "if redis.call('EXISTS', KEYS[1]) ~= 0 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
-		{"== 0 branch", true, "if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('RPUSH', KEYS[1], 1) redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return redis.call('GET', KEYS[2])"},
-		{"through a local key", true, "local k = KEYS[1] if redis.call('EXISTS', k) == 1 then return 0 end redis.call('SADD', KEYS[1], 'a') return redis.call('GET', KEYS[2])"},
-		{"several writes", true, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], 'a', 1) redis.call('HINCRBY', KEYS[1], 'a', ARGV[1]) return 1"},
-		{"exists branch", false, "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('SET', KEYS[1], 1) end return redis.call('GET', KEYS[2])"},
-		{"not returned", false, "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('GET', KEYS[3]) end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
-		{"after a write", false, "redis.call('SET', KEYS[3], 1) if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
-		{"other key", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[3], 1) return redis.call('GET', KEYS[2])"},
-		{"two keys counted", false, "if redis.call('EXISTS', KEYS[1], KEYS[3]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
-		{"a second key written", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('LMOVE', KEYS[1], KEYS[3], 'LEFT', 'LEFT') return redis.call('GET', KEYS[2])"},
-		{"in a function", false, "local function f() if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2]) end return f()"},
-		{"pcall", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.pcall('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
-		{"KEYS changed", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end KEYS[1] = ARGV[1] redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if got := strings.HasPrefix(Wrap(c.src), inlineHead); got != c.inline {
-				t.Errorf("inline = %v, want %v:\n%s", got, c.inline, Wrap(c.src))
-			}
-		})
-	}
 }
 
 // TestPropertyInlineAbsent runs random scripts that test keys with EXISTS
@@ -106,16 +80,10 @@ func TestPropertyInlineAbsent(t *testing.T) {
 				fmt.Fprintf(&b, writes[r.Intn(len(writes))]+"\n", k)
 			}
 		}
-		if r.Intn(2) == 0 {
-			b.WriteString("if ARGV[1] == 'late' then error('late') end\n")
-		}
-		b.WriteString("return 'ok'\n")
-		body := b.String()
+		body := endScript(r, &b)
 		wrapped := Ship(body)
 		isInline := strings.HasPrefix(wrapped, inlineHead)
-		if isInline {
-			inlined++
-		}
+		inlined += boolInt(isInline)
 		var state [][]any
 		for _, k := range keys {
 			switch r.Intn(4) {

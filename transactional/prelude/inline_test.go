@@ -68,6 +68,21 @@ func TestInlinePlans(t *testing.T) {
 		{"in a function", false, "local h = redis.call('HMGET', KEYS[1], 'a') local function w() redis.call('HSET', KEYS[1], 'a', 1) end w() return redis.call('GET', KEYS[2])"},
 		{"in a loop", true, "local h = redis.call('HMGET', KEYS[1], 'a') for i = 1, 3 do redis.call('HSET', KEYS[1], 'a', i) end return redis.call('GET', KEYS[2])"},
 		{"read in the loop", false, "for i = 1, 3 do local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', i) end return 1"},
+		// A key an EXISTS found absent before any write (TestInlineAbsent).
+		{"absent: == 1 returns", true, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: ~= 0 returns", true, "if redis.call('EXISTS', KEYS[1]) ~= 0 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: == 0 branch", true, "if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('RPUSH', KEYS[1], 1) redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return redis.call('GET', KEYS[2])"},
+		{"absent: through a local key", true, "local k = KEYS[1] if redis.call('EXISTS', k) == 1 then return 0 end redis.call('SADD', KEYS[1], 'a') return redis.call('GET', KEYS[2])"},
+		{"absent: several writes", true, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], 'a', 1) redis.call('HINCRBY', KEYS[1], 'a', ARGV[1]) return 1"},
+		{"absent: exists branch", false, "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('SET', KEYS[1], 1) end return redis.call('GET', KEYS[2])"},
+		{"absent: not returned", false, "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('GET', KEYS[3]) end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: after a write", false, "redis.call('SET', KEYS[3], 1) if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: other key", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[3], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: two keys counted", false, "if redis.call('EXISTS', KEYS[1], KEYS[3]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: a second key written", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('LMOVE', KEYS[1], KEYS[3], 'LEFT', 'LEFT') return redis.call('GET', KEYS[2])"},
+		{"absent: in a function", false, "local function f() if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2]) end return f()"},
+		{"absent: pcall", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.pcall('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: KEYS changed", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end KEYS[1] = ARGV[1] redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := strings.HasPrefix(Wrap(c.src), inlineHead); got != c.inline {
@@ -120,16 +135,10 @@ func TestPropertyInline(t *testing.T) {
 				}
 			}
 		}
-		if r.Intn(2) == 0 {
-			b.WriteString("if ARGV[1] == 'late' then error('late') end\n")
-		}
-		b.WriteString("return 'ok'\n")
-		body := b.String()
+		body := endScript(r, &b)
 		wrapped := Wrap(body)
 		isInline := strings.HasPrefix(wrapped, inlineHead)
-		if isInline {
-			inlined++
-		}
+		inlined += boolInt(isInline)
 		var state [][]any
 		for i, k := range keys {
 			switch r.Intn(4) {
@@ -179,6 +188,15 @@ func TestPropertyInline(t *testing.T) {
 	if inlined < runs/8 || rolledBack < runs/30 {
 		t.Fatalf("the generator no longer exercises the inline journal: %d inlined, %d rolled back of %d", inlined, rolledBack, runs)
 	}
+}
+
+// endScript ends a random script, raising late in some, and returns it.
+func endScript(r *rand.Rand, b *strings.Builder) string {
+	if r.Intn(2) == 0 {
+		b.WriteString("if ARGV[1] == 'late' then error('late') end\n")
+	}
+	b.WriteString("return 'ok'\n")
+	return b.String()
 }
 
 // againstPlain runs call's shipped script (call(true)) and its plain
