@@ -192,6 +192,15 @@ func hashRead(e ast.Expr) *read {
 	return r
 }
 
+// stringRead is "KEYS[n]" when e is redis.call('GET', KEYS[n]), else "".
+func stringRead(e ast.Expr) string {
+	call, ok := e.(*ast.FuncCallExpr)
+	if !ok || !isRedisCall(call, "call") || len(call.Args) != 2 || literalCommand(call) != "GET" {
+		return ""
+	}
+	return keyRef(call.Args[1])
+}
+
 var (
 	plainLiteral = regexp.MustCompile(`^[A-Za-z0-9_:.{}-]+$`)
 	keyIndex     = regexp.MustCompile(`^[1-9][0-9]*$`)

@@ -63,6 +63,13 @@ func (a *analyzer) cond(e ast.Expr, st *state, sc *flowScope) (t, f *state, ty t
 		t, f = st.clone(), st.clone()
 		a.refine(e, t, sc, func(x typ) typ { return x &^ tFalsy })
 		a.refine(e, f, sc, func(x typ) typ { return x & tFalsy })
+		if l := sc.lookup(e.Value); l != nil && l.got != "" && !a.assigned[l.name] && !a.volatile[l.name] && !f.dead {
+			// GET replied nil (false in Lua): the key was absent.
+			if f.absent == nil {
+				f.absent = map[string]bool{}
+			}
+			f.absent[l.got] = true
+		}
 		return t, f, ty
 	case *ast.RelationalOpExpr:
 		ty = a.expr(e, st, sc)

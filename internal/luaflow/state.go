@@ -16,8 +16,11 @@ type local struct {
 	name    string
 	fn      *ast.FunctionExpr
 	fnScope *flowScope
-	read    *read  // the local holds this read's reply
-	key     string // the local is set to KEYS[n] (keyOf says whether it stays so)
+	read    *read // the local holds this read's reply
+	// got: the local holds the reply of a GET of this KEYS[n] made before
+	// any write, false when the key did not exist when the run began.
+	got string
+	key string // the local is set to KEYS[n] (keyOf says whether it stays so)
 	// keysIndex: the index of a loop over ipairs(KEYS), 1 … #KEYS.
 	keysIndex bool
 	// elemOf: the local is the element of a loop over ipairs of this

@@ -34,6 +34,7 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *flowScope) {
 				l.key = keyRef(s.Exprs[0])
 				if !st.wrote && a.frame == nil {
 					l.read = hashRead(s.Exprs[0])
+					l.got = stringRead(s.Exprs[0])
 				}
 			}
 			if i < len(s.Exprs) {

@@ -36,7 +36,7 @@ func TestInlineAbsent(t *testing.T) {
 }
 
 // TestPropertyInlineAbsent runs random scripts that test keys with EXISTS
-// and then write them (writes of every type, other writes and failures
+// or GET and then write them (writes of every type, other writes and failures
 // mixed in) on redis-server, shipped and as is, as TestPropertyInline
 // does: a failed shipped run leaves the keyspace as it was, a successful
 // one as the plain run leaves it.
@@ -56,10 +56,14 @@ func TestPropertyInlineAbsent(t *testing.T) {
 		for k := 1; k <= 3; k++ {
 			if r.Intn(3) > 0 {
 				tested = append(tested, k)
-				if r.Intn(2) == 0 {
+				switch r.Intn(3) {
+				case 0:
 					fmt.Fprintf(&b, "if redis.call('EXISTS', KEYS[%d]) == 1 then return 'had %d' end\n", k, k)
-				} else {
+				case 1:
 					fmt.Fprintf(&b, "if redis.call('EXISTS', KEYS[%d]) ~= 0 then return 'had %d' end\n", k, k)
+				default:
+					// WRONGTYPE on a hash or a list: a failure before any write.
+					fmt.Fprintf(&b, "local g%d = redis.call('GET', KEYS[%d]) if g%d then return g%d end\n", k, k, k, k)
 				}
 			}
 		}

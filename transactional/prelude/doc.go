@@ -100,7 +100,9 @@
 //
 // A write whose only key is a KEYS element that an EXISTS made before any
 // write found absent (`if redis.call("EXISTS", KEYS[1]) == 1 then return
-// 0 end`, asynq's enqueue) is wrapped as __scriptgen_h(redis.call(...),
+// 0 end`, asynq's enqueue), or whose GET made before any write returned
+// nil (`local v = redis.call('GET', KEYS[1]) if v then return v end`), is
+// wrapped as __scriptgen_h(redis.call(...),
 // KEYS[1], 0): the key did not exist when the run began, so DEL undoes
 // that write and every other of the run to that key, with no read. In an
 // EVAL script such a write that is a statement of its own only sets a

@@ -69,6 +69,11 @@ func TestInlinePlans(t *testing.T) {
 		{"in a loop", true, "local h = redis.call('HMGET', KEYS[1], 'a') for i = 1, 3 do redis.call('HSET', KEYS[1], 'a', i) end return redis.call('GET', KEYS[2])"},
 		{"read in the loop", false, "for i = 1, 3 do local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', i) end return 1"},
 		// A key an EXISTS found absent before any write (TestInlineAbsent).
+		{"absent: GET nil", true, "local v = redis.call('GET', KEYS[1]) if v then return v end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: not GET", true, "local v = redis.call('GET', KEYS[1]) if not v then redis.call('INCR', KEYS[1]) end return redis.call('GET', KEYS[2])"},
+		{"absent: GET found", false, "local v = redis.call('GET', KEYS[1]) if not v then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: GET after a write", false, "redis.call('SET', KEYS[3], 1) local v = redis.call('GET', KEYS[1]) if v then return v end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: GET reassigned", false, "local v = redis.call('GET', KEYS[1]) v = ARGV[1] if v then return v end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
 		{"absent: == 1 returns", true, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
 		{"absent: ~= 0 returns", true, "if redis.call('EXISTS', KEYS[1]) ~= 0 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
 		{"absent: == 0 branch", true, "if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('RPUSH', KEYS[1], 1) redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return redis.call('GET', KEYS[2])"},
