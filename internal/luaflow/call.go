@@ -238,9 +238,12 @@ func isRedisCall(e *ast.FuncCallExpr, fn string) bool {
 func (a *analyzer) planWrite(e *ast.FuncCallExpr, fn string, st *state, sc *flowScope) {
 	p := a.absentPlan(e, fn, st)
 	if p == nil {
+		p = a.pushPlan(e, fn)
+	}
+	if p == nil {
 		p = a.findPlan(e, fn, sc)
 	}
-	if old, seen := a.plans[e]; seen && (old == nil || p == nil || old.Del != p.Del || old.Local != p.Local || strings.Join(old.Refs, ",") != strings.Join(p.Refs, ",")) {
+	if old, seen := a.plans[e]; seen && (old == nil || p == nil || old.Del != p.Del || old.Pop != p.Pop || old.Local != p.Local || strings.Join(old.Refs, ",") != strings.Join(p.Refs, ",")) {
 		p = nil
 	}
 	if a.frame != nil {
@@ -266,6 +269,26 @@ func (a *analyzer) absentPlan(e *ast.FuncCallExpr, fn string, st *state) *Plan {
 		return nil
 	}
 	return &Plan{Key: key, Del: true, Stmt: a.stmtCalls[e]}
+}
+
+// pushPlan is the plan of an LPUSH or RPUSH of a fixed number of values
+// on KEYS[n]: the pop of as many from the same end undoes it, once every
+// later write to that list is undone.
+func (a *analyzer) pushPlan(e *ast.FuncCallExpr, fn string) *Plan {
+	if fn != "call" || len(e.Args) < 3 || lastMulti(e.Args) || a.escapes["KEYS"] {
+		return nil
+	}
+	key := keyRef(e.Args[1])
+	if key == "" {
+		return nil
+	}
+	switch literalCommand(e) {
+	case "LPUSH":
+		return &Plan{Key: key, Pop: "LPOP", Count: len(e.Args) - 2}
+	case "RPUSH":
+		return &Plan{Key: key, Pop: "RPOP", Count: len(e.Args) - 2}
+	}
+	return nil
 }
 
 func (a *analyzer) findPlan(e *ast.FuncCallExpr, fn string, sc *flowScope) *Plan {

@@ -99,9 +99,13 @@ type read struct {
 // write found it absent), so DEL undoes the write, whatever it was, and
 // every other write of the run to that key: no read at all.
 type Plan struct {
-	Key   string // the write's key, as Lua (KEYS[n])
-	Del   bool
-	Stmt  bool // the write is a statement of its own (Del only)
+	Key  string // the write's key, as Lua (KEYS[n])
+	Del  bool
+	Stmt bool // the write is a statement of its own (Del only)
+	// Pop: the write is a push of Count values, undone by this pop
+	// (LPOP or RPOP) of as many.
+	Pop   string
+	Count int
 	Local string
 	Refs  []string // per field written: Lua for its old value
 	Names []string // the fields, as Lua string literals

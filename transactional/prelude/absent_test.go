@@ -36,10 +36,10 @@ func TestInlineAbsent(t *testing.T) {
 }
 
 // TestPropertyInlineAbsent runs random scripts that test keys with EXISTS
-// or GET and then write them (writes of every type, other writes and failures
-// mixed in) on redis-server, shipped and as is, as TestPropertyInline
-// does: a failed shipped run leaves the keyspace as it was, a successful
-// one as the plain run leaves it.
+// or GET and then write them (writes of every type, other writes, pushes
+// and failures mixed in) on redis-server, shipped and as is, as
+// TestPropertyInline does: a failed shipped run leaves the keyspace as it
+// was, a successful one as the plain run leaves it.
 func TestPropertyInlineAbsent(t *testing.T) {
 	ctx, c := start(t)
 	r := rand.New(rand.NewSource(*propSeed))
@@ -47,7 +47,7 @@ func TestPropertyInlineAbsent(t *testing.T) {
 	writes := []string{"redis.call('HSET', KEYS[%d], 'a', ARGV[2])", "redis.call('LPUSH', KEYS[%d], ARGV[2], 'y')",
 		"redis.call('SADD', KEYS[%d], ARGV[2])", "redis.call('ZADD', KEYS[%d], 3, ARGV[2])", "redis.call('SET', KEYS[%d], ARGV[2])",
 		"redis.call('INCR', KEYS[%d])", "redis.call('PEXPIREAT', KEYS[%d], 4102444800000)", "redis.call('XADD', KEYS[%d], '5-*', 'f', ARGV[2])",
-		"redis.call('HINCRBY', KEYS[%d], 'n', 2)", "redis.call('RPOP', KEYS[%d])"}
+		"redis.call('HINCRBY', KEYS[%d], 'n', 2)", "redis.call('RPOP', KEYS[%d])", "redis.call('RPUSH', KEYS[%d], 'r', ARGV[2], 's')"}
 	deadline := time.Now().Add(time.Minute)
 	runs, inlined, rolledBack := 0, 0, 0
 	for ; runs < *inlineRuns && time.Now().Before(deadline); runs++ {
@@ -73,6 +73,9 @@ func TestPropertyInlineAbsent(t *testing.T) {
 				b.WriteString("if ARGV[1] == 'fail' then error('injected') end\n")
 			case 1:
 				fmt.Fprintf(&b, writes[r.Intn(len(writes))]+"\n", 1+r.Intn(3))
+			case 2:
+				// A push, undone by a pop whether or not the key was tested.
+				fmt.Fprintf(&b, writes[[]int{1, 10}[r.Intn(2)]]+"\n", 1+r.Intn(3))
 			default:
 				k := 1 + r.Intn(3)
 				if len(tested) > 0 {

@@ -109,7 +109,11 @@
 // local flag after it (`redis.call(...) __scriptgen_d1 = true`), read by
 // the undo, and the body goes to xpcall where it stands, with no run
 // function (see final.go).
-// TestPropertyInlineAbsent checks it as TestPropertyInline does, with
+// An LPUSH or RPUSH of a fixed number of values on a KEYS element is
+// logged as __scriptgen_h(redis.call(...), KEYS[1], 1, n) (2 for RPUSH)
+// and undone by LPOP or RPOP of n values: the log is undone newest first,
+// so the list is as the push left it when its pop runs.
+// TestPropertyInlineAbsent checks both as TestPropertyInline does, with
 // writes of every type.
 // The engine runs this text as the Lua it is. TestPropertyInline checks it
 // on redis-server against the plain script, as TestPropertyRollback does

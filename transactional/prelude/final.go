@@ -1,6 +1,7 @@
 package prelude
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
@@ -72,7 +73,8 @@ func editSites(code string, an luaflow.Flow, edit func(*ast.FuncCallExpr, luaflo
 // to 4 fields a call, nested for more), which, once the write has
 // succeeded (a write that fails changed nothing), appends key, field and
 // old value to one flat log (field 0: the key did not exist before the
-// run, undone by DEL) (made with room for 4 fields: growing a Lua
+// run, undone by DEL; 1 and 2: a push of the value's count of values,
+// undone by LPOP or RPOP of as many) (made with room for 4 fields: growing a Lua
 // table costs more than the rest of the journal); the run undoes the log
 // newest first with HSET or HDEL if the body raises, as the runtime's run
 // does. __scriptgen_h is also xpcall's message handler: called with the
@@ -117,7 +119,8 @@ const (
 	// undoLog … undoLogEnd undoes the log newest first down to the index
 	// put between them, keeping the first failure in failed.
 	undoLog    = "for i = c - 2, "
-	undoLogEnd = ", -3 do local u if l[i + 1] == 0 then u = redis.pcall('DEL', l[i]) " +
+	undoLogEnd = ", -3 do local u, f = nil, l[i + 1] if f == 0 then u = redis.pcall('DEL', l[i]) " +
+		"elseif f == 1 then u = redis.pcall('LPOP', l[i], l[i + 2]) elseif f == 2 then u = redis.pcall('RPOP', l[i], l[i + 2]) " +
 		"elseif l[i + 2] then u = redis.pcall('HSET', l[i], l[i + 1], l[i + 2]) else u = redis.pcall('HDEL', l[i], l[i + 1]) end " +
 		"if type(u) == 'table' and u.err and not failed then failed = u.err end end "
 	raiseAfterUndo = "if failed then local msg = type(r) == 'table' and r.err or tostring(r) " +
@@ -194,8 +197,13 @@ func inlineSites(src string, an luaflow.Flow, flag bool) (string, []string, bool
 			}
 			return call + " " + delFlag + n + " = true", o.End, true
 		}
-		if p.Del {
+		switch {
+		case p.Del:
 			return inlineName + "(" + call + ", " + p.Key + ", 0)", o.End, true
+		case p.Pop == "LPOP":
+			return fmt.Sprintf("%s(%s, %s, 1, %d)", inlineName, call, p.Key, p.Count), o.End, true
+		case p.Pop == "RPOP":
+			return fmt.Sprintf("%s(%s, %s, 2, %d)", inlineName, call, p.Key, p.Count), o.End, true
 		}
 		for j := 0; j < len(p.Names); j += 4 {
 			call = inlineName + "(" + call + ", " + p.Key

@@ -68,6 +68,9 @@ func TestInlinePlans(t *testing.T) {
 		{"in a function", false, "local h = redis.call('HMGET', KEYS[1], 'a') local function w() redis.call('HSET', KEYS[1], 'a', 1) end w() return redis.call('GET', KEYS[2])"},
 		{"in a loop", true, "local h = redis.call('HMGET', KEYS[1], 'a') for i = 1, 3 do redis.call('HSET', KEYS[1], 'a', i) end return redis.call('GET', KEYS[2])"},
 		{"read in the loop", false, "for i = 1, 3 do local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', i) end return 1"},
+		{"push", true, "redis.call('LPUSH', KEYS[1], ARGV[1], 'b') redis.call('RPUSH', KEYS[1], 'c') return redis.call('GET', KEYS[2])"},
+		{"push of what unpack gives", false, "redis.call('LPUSH', KEYS[1], unpack(ARGV)) return redis.call('GET', KEYS[2])"},
+		{"push by pcall", false, "redis.pcall('RPUSH', KEYS[1], 'c') return redis.call('GET', KEYS[2])"},
 		// A key an EXISTS found absent before any write (TestInlineAbsent).
 		{"absent: GET nil", true, "local v = redis.call('GET', KEYS[1]) if v then return v end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
 		{"absent: not GET", true, "local v = redis.call('GET', KEYS[1]) if not v then redis.call('INCR', KEYS[1]) end return redis.call('GET', KEYS[2])"},
