@@ -238,7 +238,7 @@
 // 2-core machine, before this work's handlers and now:
 //
 //	asynq   enqueueCmd          2.40 → 2.08   no journal call left (EXISTS)
-//	                                  → 1.06   inline journal, undone by DEL
+//	                                  → 1.00   inline journal, undone by DEL
 //	asynq   dequeueCmd          5.50 → 3.04   no DUMP of the pending list
 //	asynq   doneCmd             2.75 → 3.00   unchanged: LREM, DEL of a hash
 //	asynq   suite               3.76 → 2.81
@@ -248,10 +248,12 @@
 //	BullMQ  suite               7.78 → 2.65
 //
 // The enqueueCmd's last figure is from a later run (3 runs of 300 cycles:
-// enqueueCmd 1.06, 1.00, 1.09; dequeueCmd 3.39, doneCmd 3.03, the suite
-// 2.67 in the same runs, their journals unchanged).
-// Medians of the three scripts: asynq 3.03 (was 2.75), BullMQ 2.01 (was
-// 8.18); with the suites' 2.67 and 2.65, all above the goal of 1.15.
+// enqueueCmd 1.09, 1.00, 1.00; dequeueCmd 2.94, doneCmd 2.84, the suite
+// 2.40 in the same runs, their journals unchanged; BullMQ's, unchanged
+// too, 2.21, 1.79, 4.36, suite 2.79).
+// Medians of the three scripts: asynq 2.84 (was 2.75), BullMQ 2.01 (was
+// 8.18); with the suites' 2.40 and 2.65, all above the goal of 1.15 but
+// enqueueCmd's.
 // doneCmd's journal is the same before and after (its spread, like
 // enqueueCmd's, is this machine's noise on calls of 10-20 µs counted in
 // whole µs). The journal's commands per call now (before, the DUMPs were
