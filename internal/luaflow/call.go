@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/scriptgen/scriptgen/internal/commands"
 	"github.com/scriptgen/scriptgen/internal/third_party/gopher-lua/ast"
 )
 
@@ -191,6 +192,15 @@ func hashRead(e ast.Expr) *read {
 	return r
 }
 
+// stringRead is "KEYS[n]" when e is redis.call('GET', KEYS[n]), else "".
+func stringRead(e ast.Expr) string {
+	call, ok := e.(*ast.FuncCallExpr)
+	if !ok || !isRedisCall(call, "call") || len(call.Args) != 2 || literalCommand(call) != "GET" {
+		return ""
+	}
+	return keyRef(call.Args[1])
+}
+
 var (
 	plainLiteral = regexp.MustCompile(`^[A-Za-z0-9_:.{}-]+$`)
 	keyIndex     = regexp.MustCompile(`^[1-9][0-9]*$`)
@@ -226,14 +236,59 @@ func isRedisCall(e *ast.FuncCallExpr, fn string) bool {
 // find the same plan (loops are visited more than once); one that does not
 // has none.
 func (a *analyzer) planWrite(e *ast.FuncCallExpr, fn string, st *state, sc *flowScope) {
-	p := a.findPlan(e, fn, sc)
-	if old, seen := a.plans[e]; seen && (old == nil || p == nil || old.Local != p.Local || strings.Join(old.Refs, ",") != strings.Join(p.Refs, ",")) {
+	p := a.absentPlan(e, fn, st)
+	if p == nil {
+		p = a.pushPlan(e, fn)
+	}
+	if p == nil {
+		p = a.findPlan(e, fn, sc)
+	}
+	if old, seen := a.plans[e]; seen && (old == nil || p == nil || old.Del != p.Del || old.Pop != p.Pop || old.Local != p.Local || strings.Join(old.Refs, ",") != strings.Join(p.Refs, ",")) {
 		p = nil
 	}
 	if a.frame != nil {
 		p = nil
 	}
 	a.plans[e] = p
+}
+
+// absentPlan is the plan of a write whose only key is KEYS[n], spelled
+// so at the call, when the run has shown that key absent at its start:
+// DEL undoes it.
+func (a *analyzer) absentPlan(e *ast.FuncCallExpr, fn string, st *state) *Plan {
+	if fn != "call" || len(e.Args) < 2 || a.escapes["KEYS"] || a.assigned["KEYS"] {
+		return nil
+	}
+	key := keyRef(e.Args[1])
+	if key == "" || !st.absent[key] {
+		return nil
+	}
+	c := commands.Lookup(literalCommand(e))
+	if c == nil || BeyondKeys(c.Name) || c.Container || !c.Flags.Has(commands.Write) || c.Flags.Has(commands.MovableKeys) ||
+		c.FirstKey != 1 || c.LastKey != 1 {
+		return nil
+	}
+	return &Plan{Key: key, Del: true, Stmt: a.stmtCalls[e]}
+}
+
+// pushPlan is the plan of an LPUSH or RPUSH of a fixed number of values
+// on KEYS[n]: the pop of as many from the same end undoes it, once every
+// later write to that list is undone.
+func (a *analyzer) pushPlan(e *ast.FuncCallExpr, fn string) *Plan {
+	if fn != "call" || len(e.Args) < 3 || lastMulti(e.Args) || a.escapes["KEYS"] {
+		return nil
+	}
+	key := keyRef(e.Args[1])
+	if key == "" {
+		return nil
+	}
+	switch literalCommand(e) {
+	case "LPUSH":
+		return &Plan{Key: key, Pop: "LPOP", Count: len(e.Args) - 2}
+	case "RPUSH":
+		return &Plan{Key: key, Pop: "RPOP", Count: len(e.Args) - 2}
+	}
+	return nil
 }
 
 func (a *analyzer) findPlan(e *ast.FuncCallExpr, fn string, sc *flowScope) *Plan {

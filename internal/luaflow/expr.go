@@ -63,6 +63,13 @@ func (a *analyzer) cond(e ast.Expr, st *state, sc *flowScope) (t, f *state, ty t
 		t, f = st.clone(), st.clone()
 		a.refine(e, t, sc, func(x typ) typ { return x &^ tFalsy })
 		a.refine(e, f, sc, func(x typ) typ { return x & tFalsy })
+		if l := sc.lookup(e.Value); l != nil && l.got != "" && !a.assigned[l.name] && !a.volatile[l.name] && !f.dead {
+			// GET replied nil (false in Lua): the key was absent.
+			if f.absent == nil {
+				f.absent = map[string]bool{}
+			}
+			f.absent[l.got] = true
+		}
 		return t, f, ty
 	case *ast.RelationalOpExpr:
 		ty = a.expr(e, st, sc)
@@ -77,6 +84,7 @@ func (a *analyzer) cond(e ast.Expr, st *state, sc *flowScope) (t, f *state, ty t
 		}
 		a.narrowCompare(e, t, f, sc)
 		a.narrowType(e, t, f, sc)
+		a.narrowExists(e, st, t, f, sc)
 		return t, f, ty
 	case *ast.FuncCallExpr:
 		if _, w := a.writes[e]; w && setNX(e) {
@@ -89,6 +97,37 @@ func (a *analyzer) cond(e ast.Expr, st *state, sc *flowScope) (t, f *state, ty t
 	}
 	ty = a.expr(e, st, sc)
 	return st.clone(), st.clone(), ty
+}
+
+// narrowExists records, where `redis.call('EXISTS', KEYS[n]) == 1` did
+// not hold (or `== 0` held, or the same with ~=), that KEYS[n] did not
+// exist when the run began, if no write may have run before the EXISTS
+// (asynq's enqueue: `if redis.call("EXISTS", KEYS[1]) == 1 then return 0
+// end`). EXISTS of one key replies 0 or 1. In a followed function the
+// state does not say what the caller wrote, so nothing is recorded there.
+func (a *analyzer) narrowExists(e *ast.RelationalOpExpr, st, t, f *state, sc *flowScope) {
+	call, ok := e.Lhs.(*ast.FuncCallExpr)
+	if !ok || st.wrote || st.dead || a.frame != nil || (e.Operator != "==" && e.Operator != "~=") ||
+		!isRedisCall(call, "call") || literalCommand(call) != "EXISTS" || len(call.Args) != 2 {
+		return
+	}
+	key := a.keyOf(call.Args[1], sc)
+	if key == "" {
+		return
+	}
+	var none *state // where the reply was 0
+	switch {
+	case isNumber(e.Rhs, 0):
+		none = map[bool]*state{true: t, false: f}[e.Operator == "=="]
+	case isNumber(e.Rhs, 1):
+		none = map[bool]*state{true: f, false: t}[e.Operator == "=="]
+	default:
+		return
+	}
+	if none.absent == nil {
+		none.absent = map[string]bool{}
+	}
+	none.absent[key] = true
 }
 
 // setNX: a SET with NX or XX and without GET, spelled in literals.

@@ -62,7 +62,7 @@ func Analyze(code string) Flow {
 	}
 	a := &analyzer{volatile: map[string]bool{}, assigned: map[string]bool{}, writes: map[*ast.FuncCallExpr]bool{},
 		escapes: map[string]bool{}, handed: map[string]bool{}, stored: map[string]bool{}, indexed: map[string]bool{},
-		ctors: map[*ast.TableExpr][]typ{}, loopElems: map[string][]string{}, plans: map[*ast.FuncCallExpr]*Plan{}}
+		ctors: map[*ast.TableExpr][]typ{}, loopElems: map[string][]string{}, plans: map[*ast.FuncCallExpr]*Plan{}, stmtCalls: map[*ast.FuncCallExpr]bool{}}
 	a.scan(chunk, newScope[bool](nil), nil, false)
 	if a.giveUp {
 		return Flow{Needed: true, gaveUp: &a.gaveUp}

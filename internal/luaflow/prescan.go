@@ -32,6 +32,7 @@ type analyzer struct {
 	stored    map[string]bool               // names of tables a function body stores into
 	setresp   bool                          // the script calls redis.setresp
 	plans     map[*ast.FuncCallExpr]*Plan   // writes whose undo the script's own read gives
+	stmtCalls map[*ast.FuncCallExpr]bool    // calls that are statements of their own
 	sites     []*ast.FuncCallExpr           // redis.call and redis.pcall, in source order
 	frame     *frame                        // the local function being followed, if any
 	callNums  map[*ast.FuncCallExpr]num     // what calls of local functions returned, when numbers

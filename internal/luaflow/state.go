@@ -16,8 +16,11 @@ type local struct {
 	name    string
 	fn      *ast.FunctionExpr
 	fnScope *flowScope
-	read    *read  // the local holds this read's reply
-	key     string // the local is set to KEYS[n] (keyOf says whether it stays so)
+	read    *read // the local holds this read's reply
+	// got: the local holds the reply of a GET of this KEYS[n] made before
+	// any write, false when the key did not exist when the run began.
+	got string
+	key string // the local is set to KEYS[n] (keyOf says whether it stays so)
 	// keysIndex: the index of a loop over ipairs(KEYS), 1 … #KEYS.
 	keysIndex bool
 	// elemOf: the local is the element of a loop over ipairs of this
@@ -91,8 +94,18 @@ type read struct {
 // A Plan is how a hash write's undo is found without a read of its own:
 // the fields' values before the run, from the script's own read held by
 // Local.
+//
+// Del: the key did not exist when the run began (an EXISTS before any
+// write found it absent), so DEL undoes the write, whatever it was, and
+// every other write of the run to that key: no read at all.
 type Plan struct {
-	Key   string // the write's key, as Lua (KEYS[n])
+	Key  string // the write's key, as Lua (KEYS[n])
+	Del  bool
+	Stmt bool // the write is a statement of its own (Del only)
+	// Pop: the write is a push of Count values, undone by this pop
+	// (LPOP or RPOP) of as many.
+	Pop   string
+	Count int
 	Local string
 	Refs  []string // per field written: Lua for its old value
 	Names []string // the fields, as Lua string literals
@@ -119,6 +132,10 @@ type state struct {
 	// one has, every KEYS element is stable (the node ran the script, so
 	// each exists or its slot is not migrating).
 	deleted bool
+	// absent: KEYS elements (as "KEYS[n]") that did not exist when the
+	// run began, shown by an EXISTS made before any write (see
+	// narrowExists). A fact of the run's start, no later write undoes it.
+	absent map[string]bool
 }
 
 func newState() *state {
@@ -128,7 +145,7 @@ func newState() *state {
 
 func (s *state) clone() *state {
 	c := &state{env: maps.Clone(s.env), nums: maps.Clone(s.nums), tabs: maps.Clone(s.tabs), fill: maps.Clone(s.fill), fields: maps.Clone(s.fields), keys: maps.Clone(s.keys),
-		open: make(map[*ast.FuncCallExpr]bool, len(s.open)), dead: s.dead, wrote: s.wrote, deleted: s.deleted}
+		open: make(map[*ast.FuncCallExpr]bool, len(s.open)), dead: s.dead, wrote: s.wrote, deleted: s.deleted, absent: maps.Clone(s.absent)}
 	for k := range s.open {
 		c.open[k] = true
 	}
@@ -208,6 +225,11 @@ func (a *state) join(b *state) {
 	}
 	for k := range b.open {
 		a.open[k] = true
+	}
+	for k := range a.absent {
+		if !b.absent[k] {
+			delete(a.absent, k)
+		}
 	}
 	a.wrote = a.wrote || b.wrote
 	a.deleted = a.deleted || b.deleted

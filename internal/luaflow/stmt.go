@@ -34,6 +34,7 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *flowScope) {
 				l.key = keyRef(s.Exprs[0])
 				if !st.wrote && a.frame == nil {
 					l.read = hashRead(s.Exprs[0])
+					l.got = stringRead(s.Exprs[0])
 				}
 			}
 			if i < len(s.Exprs) {
@@ -69,6 +70,9 @@ func (a *analyzer) stmt(s ast.Stmt, st *state, sc *flowScope) {
 			}
 		}
 	case *ast.FuncCallStmt:
+		if c, ok := s.Expr.(*ast.FuncCallExpr); ok {
+			a.stmtCalls[c] = true
+		}
 		a.expr(s.Expr, st, sc)
 	case *ast.DoBlockStmt:
 		a.block(s.Stmts, st, newScope(sc))

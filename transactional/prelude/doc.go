@@ -97,6 +97,24 @@
 // was token_bucket's and credits' case (HMGET, HSET, then a PEXPIRE) until
 // their PEXPIRE was shown unable to fail; a variant whose PEXPIRE could fail
 // is still (TestInlineLimiters).
+//
+// A write whose only key is a KEYS element that an EXISTS made before any
+// write found absent (`if redis.call("EXISTS", KEYS[1]) == 1 then return
+// 0 end`, asynq's enqueue), or whose GET made before any write returned
+// nil (`local v = redis.call('GET', KEYS[1]) if v then return v end`), is
+// wrapped as __scriptgen_h(redis.call(...),
+// KEYS[1], 0): the key did not exist when the run began, so DEL undoes
+// that write and every other of the run to that key, with no read. In an
+// EVAL script such a write that is a statement of its own only sets a
+// local flag after it (`redis.call(...) __scriptgen_d1 = true`), read by
+// the undo, and the body goes to xpcall where it stands, with no run
+// function (see final.go).
+// An LPUSH or RPUSH of a fixed number of values on a KEYS element is
+// logged as __scriptgen_h(redis.call(...), KEYS[1], 1, n) (2 for RPUSH)
+// and undone by LPOP or RPOP of n values: the log is undone newest first,
+// so the list is as the push left it when its pop runs.
+// TestPropertyInlineAbsent checks both as TestPropertyInline does, with
+// writes of every type.
 // The engine runs this text as the Lua it is. TestPropertyInline checks it
 // on redis-server against the plain script, as TestPropertyRollback does
 // the runtime.
@@ -220,6 +238,7 @@
 // 2-core machine, before this work's handlers and now:
 //
 //	asynq   enqueueCmd          2.40 → 2.08   no journal call left (EXISTS)
+//	                                  → 1.00   inline journal, undone by DEL
 //	asynq   dequeueCmd          5.50 → 3.04   no DUMP of the pending list
 //	asynq   doneCmd             2.75 → 3.00   unchanged: LREM, DEL of a hash
 //	asynq   suite               3.76 → 2.81
@@ -228,8 +247,13 @@
 //	BullMQ  moveToFinished      6.91 → 4.00   XRANGE before XTRIM ~; LREM
 //	BullMQ  suite               7.78 → 2.65
 //
-// Medians of the three scripts: asynq 3.00 (was 2.75), BullMQ 2.01 (was
-// 8.18); with the suites' 2.81 and 2.65, all above the goal of 1.15.
+// The enqueueCmd's last figure is from a later run (3 runs of 300 cycles:
+// enqueueCmd 1.09, 1.00, 1.00; dequeueCmd 2.94, doneCmd 2.84, the suite
+// 2.40 in the same runs, their journals unchanged; BullMQ's, unchanged
+// too, 2.21, 1.79, 4.36, suite 2.79).
+// Medians of the three scripts: asynq 2.84 (was 2.75), BullMQ 2.01 (was
+// 8.18); with the suites' 2.40 and 2.65, all above the goal of 1.15 but
+// enqueueCmd's.
 // doneCmd's journal is the same before and after (its spread, like
 // enqueueCmd's, is this machine's noise on calls of 10-20 µs counted in
 // whole µs). The journal's commands per call now (before, the DUMPs were
@@ -241,14 +265,33 @@
 // moveToFinished PEXPIRETIME 3, HMGET 2, DUMP (active), XINFO STREAM,
 // XRANGE, ZMSCORE.
 //
+// Where enqueueCmd's fixed cost went, counted with callgrind
+// (redis-server 7.0.15 under valgrind, instructions inside evalShaCommand,
+// 2,000 EVALSHA calls, each a new task): plain 31.5 k a call; under the
+// runtime 78.1 k (2.48×), all of it the runtime's own, as no journal
+// command was left: its declaration 28.8 k (the same text with the body
+// run as is), the run and xpcall 0.8 k, the proxy's dispatch of the three
+// calls 17 k. Under the inline journal (the
+// HSET of a key found absent, undone by DEL, logged as the hash undos
+// are) 40.5 k (1.29×), of which, by ablations of the text: the body as a
+// function and its call 1.4 k, xpcall and its handler 0.9 k, the
+// journal's two functions declared on each EVAL 2.8 k, logging the HSET
+// 3.9 k (1.0 k of it the log's table made with room for 4 fields). With
+// no run function (1.7 k less) and a flag in place of the log (2.6 k
+// less) it is 34.7 k against 31.2 k in the same count: 1.11×, what is
+// left being the body's function, xpcall and its handler.
+//
 // What is left, and what would close it (the goal is 1.15):
-//   - the runtime itself: enqueueCmd has no journal call left and still
-//     costs 2.1×, a 12 µs script paying its declaration (its closures and
-//     tables made on each EVAL) and dispatch. Run by FCALL it is declared
-//     once per FUNCTION LOAD; under EVAL only a proof that needs no runtime
-//     (as the limiters' now) or a journal inlined per script (as
-//     token_bucket's was) would remove it: for enqueueCmd, an HSET of a key
-//     just found absent, undone by DEL.
+//   - the runtime's declaration under EVAL, about 29 k instructions a
+//     call whatever the script (dequeueCmd, doneCmd and BullMQ's scripts
+//     run under it: their keys are built from ARGV, which no inline plan
+//     names). Counted as above: a closure costs 390 instructions with no
+//     upvalue and 1,685 with ten (130 an upvalue), an empty table 750;
+//     guarded alone, with its many upvalues, 3.0 k, fields and three
+//     handlers 5.4 k. Keeping the journal's state (log, n, seen, sv, hv,
+//     zv, gone, pend …) in one table made at the first write, so that each
+//     closure captures one upvalue instead of ten or more, and the
+//     handlers as branches of one function, would take most of it.
 //   - an XTRIM MAXLEN ~ (BullMQ's trimEvents, in moveToFinished): Redis
 //     removes the first node whole when the stream stays at its cap
 //     without it, and does not say how many entries that node holds, so

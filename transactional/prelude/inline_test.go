@@ -1,6 +1,7 @@
 package prelude
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"math/rand"
@@ -10,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 
 	"github.com/scriptgen/scriptgen/internal/luaflow"
 )
@@ -65,6 +68,29 @@ func TestInlinePlans(t *testing.T) {
 		{"in a function", false, "local h = redis.call('HMGET', KEYS[1], 'a') local function w() redis.call('HSET', KEYS[1], 'a', 1) end w() return redis.call('GET', KEYS[2])"},
 		{"in a loop", true, "local h = redis.call('HMGET', KEYS[1], 'a') for i = 1, 3 do redis.call('HSET', KEYS[1], 'a', i) end return redis.call('GET', KEYS[2])"},
 		{"read in the loop", false, "for i = 1, 3 do local h = redis.call('HMGET', KEYS[1], 'a') redis.call('HSET', KEYS[1], 'a', i) end return 1"},
+		{"push", true, "redis.call('LPUSH', KEYS[1], ARGV[1], 'b') redis.call('RPUSH', KEYS[1], 'c') return redis.call('GET', KEYS[2])"},
+		{"push of what unpack gives", false, "redis.call('LPUSH', KEYS[1], unpack(ARGV)) return redis.call('GET', KEYS[2])"},
+		{"push by pcall", false, "redis.pcall('RPUSH', KEYS[1], 'c') return redis.call('GET', KEYS[2])"},
+		// A key an EXISTS found absent before any write (TestInlineAbsent).
+		{"absent: GET nil", true, "local v = redis.call('GET', KEYS[1]) if v then return v end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: not GET", true, "local v = redis.call('GET', KEYS[1]) if not v then redis.call('INCR', KEYS[1]) end return redis.call('GET', KEYS[2])"},
+		{"absent: GET found", false, "local v = redis.call('GET', KEYS[1]) if not v then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: GET after a write", false, "redis.call('SET', KEYS[3], 1) local v = redis.call('GET', KEYS[1]) if v then return v end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: GET reassigned", false, "local v = redis.call('GET', KEYS[1]) v = ARGV[1] if v then return v end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: == 1 returns", true, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: ~= 0 returns", true, "if redis.call('EXISTS', KEYS[1]) ~= 0 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: == 0 branch", true, "if redis.call('EXISTS', KEYS[1]) == 0 then redis.call('RPUSH', KEYS[1], 1) redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return redis.call('GET', KEYS[2])"},
+		{"absent: through a local key", true, "local k = KEYS[1] if redis.call('EXISTS', k) == 1 then return 0 end redis.call('SADD', KEYS[1], 'a') return redis.call('GET', KEYS[2])"},
+		{"absent: several writes", true, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('HSET', KEYS[1], 'a', 1) redis.call('HINCRBY', KEYS[1], 'a', ARGV[1]) return 1"},
+		{"absent: exists branch", false, "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('SET', KEYS[1], 1) end return redis.call('GET', KEYS[2])"},
+		{"absent: not returned", false, "if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('GET', KEYS[3]) end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: after a write", false, "redis.call('SET', KEYS[3], 1) if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: other key", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[3], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: two keys counted", false, "if redis.call('EXISTS', KEYS[1], KEYS[3]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: a second key written", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('LMOVE', KEYS[1], KEYS[3], 'LEFT', 'LEFT') return redis.call('GET', KEYS[2])"},
+		{"absent: in a function", false, "local function f() if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2]) end return f()"},
+		{"absent: pcall", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end redis.pcall('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
+		{"absent: KEYS changed", false, "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end KEYS[1] = ARGV[1] redis.call('SET', KEYS[1], 1) return redis.call('GET', KEYS[2])"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := strings.HasPrefix(Wrap(c.src), inlineHead); got != c.inline {
@@ -117,16 +143,10 @@ func TestPropertyInline(t *testing.T) {
 				}
 			}
 		}
-		if r.Intn(2) == 0 {
-			b.WriteString("if ARGV[1] == 'late' then error('late') end\n")
-		}
-		b.WriteString("return 'ok'\n")
-		body := b.String()
+		body := endScript(r, &b)
 		wrapped := Wrap(body)
 		isInline := strings.HasPrefix(wrapped, inlineHead)
-		if isInline {
-			inlined++
-		}
+		inlined += boolInt(isInline)
 		var state [][]any
 		for i, k := range keys {
 			switch r.Intn(4) {
@@ -167,37 +187,59 @@ func TestPropertyInline(t *testing.T) {
 			}
 			return c.Eval(ctx, body, keys, argv).Result()
 		}
-		c.FlushAll(ctx)
-		apply(t, ctx, c, state)
-		before := describe(t, ctx, c, keys)
-		got, err := call(true)
-		after := describe(t, ctx, c, keys)
-		c.FlushAll(ctx)
-		apply(t, ctx, c, state)
-		want, errPlain := call(false)
-		plain := describe(t, ctx, c, keys)
-		e, ePlain := errText(err), errText(errPlain)
-		if functions {
-			e, ePlain = functionLine.ReplaceAllString(e, "user_function:N:"), functionLine.ReplaceAllString(ePlain, "user_function:N:")
-		}
-		if e != ePlain || fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("run %d: wrapped %v, %v; plain %v, %v\nscript:\n%s", runs, got, err, want, errPlain, body)
-		}
-		if err != nil {
-			if after != before {
-				t.Fatalf("run %d: failed with %v but the keyspace changed:\n%s\nbefore:\n%s\nscript:\n%s", runs, err, after, before, body)
-			}
-			if plain != before && isInline {
-				rolledBack++
-			}
-		} else if after != plain {
-			t.Fatalf("run %d: succeeded but left\n%s\nwhere the plain script leaves\n%s\nscript:\n%s", runs, after, plain, body)
+		failed, undone := againstPlain(t, ctx, c, keys, state, call, functions, fmt.Sprintf("run %d", runs), body)
+		if failed && undone && isInline {
+			rolledBack++
 		}
 	}
 	t.Logf("%d scripts, %d under the inline journal, %d of their failed runs rolled back what the plain run left half done", runs, inlined, rolledBack)
 	if inlined < runs/8 || rolledBack < runs/30 {
 		t.Fatalf("the generator no longer exercises the inline journal: %d inlined, %d rolled back of %d", inlined, rolledBack, runs)
 	}
+}
+
+// endScript ends a random script, raising late in some, and returns it.
+func endScript(r *rand.Rand, b *strings.Builder) string {
+	if r.Intn(2) == 0 {
+		b.WriteString("if ARGV[1] == 'late' then error('late') end\n")
+	}
+	b.WriteString("return 'ok'\n")
+	return b.String()
+}
+
+// againstPlain runs call's shipped script (call(true)) and its plain
+// one from state, and fails t unless both reply the same and the shipped
+// run leaves the keyspace as it was when it fails, as the plain run does
+// when it succeeds. It reports whether the run failed and the plain run
+// had left a change behind (what the journal undid).
+func againstPlain(t *testing.T, ctx context.Context, c *redis.Client, keys []string, state [][]any, call func(tx bool) (any, error), functions bool, run, body string) (failed, undone bool) {
+	t.Helper()
+	c.FlushAll(ctx)
+	apply(t, ctx, c, state)
+	before := describe(t, ctx, c, keys)
+	got, err := call(true)
+	after := describe(t, ctx, c, keys)
+	c.FlushAll(ctx)
+	apply(t, ctx, c, state)
+	want, errPlain := call(false)
+	plain := describe(t, ctx, c, keys)
+	e, ePlain := errText(err), errText(errPlain)
+	if functions {
+		e, ePlain = functionLine.ReplaceAllString(e, "user_function:N:"), functionLine.ReplaceAllString(ePlain, "user_function:N:")
+	}
+	if e != ePlain || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("%s: shipped %v, %v; plain %v, %v\nscript:\n%s", run, got, err, want, errPlain, body)
+	}
+	if err != nil {
+		if after != before {
+			t.Fatalf("%s: failed with %v but the keyspace changed:\n%s\nbefore:\n%s\nscript:\n%s", run, err, after, before, body)
+		}
+		return true, plain != before
+	}
+	if after != plain {
+		t.Fatalf("%s: succeeded but left\n%s\nwhere the plain script leaves\n%s\nscript:\n%s", run, after, plain, body)
+	}
+	return false, false
 }
 
 func TestJournal(t *testing.T) {

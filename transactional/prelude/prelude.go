@@ -61,8 +61,8 @@ func ShipParts(src string) Shipped {
 }
 
 func wrapped(src string, an luaflow.Flow) Shipped {
-	if text, ok := inline(src, an); ok {
-		return Shipped{Rest: inlineLua + " " + text}
+	if text, ok := inlineEval(src, an); ok {
+		return Shipped{Rest: text}
 	}
 	body := withNewline(direct(src, an))
 	return Shipped{Head: declare(src, evalProxy, "redis"), Rest: " " + runPrefix + body + runSuffix, Runtime: true, Body: body}

@@ -231,30 +231,8 @@ func TestPropertyRollback(t *testing.T) {
 			}
 		}
 
-		apply(t, ctx, c, state)
-		before := describe(t, ctx, c, keys)
-		got, err := run(true)
-		wrapped := describe(t, ctx, c, keys)
-
-		apply(t, ctx, c, state)
-		want, errPlain := run(false)
-		plain := describe(t, ctx, c, keys)
-
-		e, ePlain := errText(err), errText(errPlain)
-		if functions {
-			// The two functions sit at different lines of one library.
-			e, ePlain = functionLine.ReplaceAllString(e, "user_function:N:"), functionLine.ReplaceAllString(ePlain, "user_function:N:")
-		}
-		if e != ePlain || fmt.Sprint(got) != fmt.Sprint(want) {
-			t.Fatalf("run %d (functions=%v): wrapped %v, %v; plain %v, %v\nscript:\n%s", runs, functions, got, err, want, errPlain, body)
-		}
-		if err != nil {
+		if failedRun, _ := againstPlain(t, ctx, c, keys, state, run, functions, fmt.Sprintf("run %d (functions=%v)", runs, functions), body); failedRun {
 			failed++
-			if wrapped != before {
-				t.Fatalf("run %d (functions=%v): failed with %v but the keyspace changed:\n%s\nbefore:\n%s\nscript:\n%s", runs, functions, err, wrapped, before, body)
-			}
-		} else if wrapped != plain {
-			t.Fatalf("run %d (functions=%v): succeeded but left\n%s\nwhere the plain script leaves\n%s\nscript:\n%s", runs, functions, wrapped, plain, body)
 		}
 	}
 	t.Logf("%d random scripts, %d failed and were rolled back", runs, failed)
