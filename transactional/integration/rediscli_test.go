@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,21 +73,36 @@ func interactive(t *testing.T, cli, host, port string, lines ...string) string {
 	slave.Close()
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
-	var out bytes.Buffer
+	var (
+		mu  sync.Mutex
+		out bytes.Buffer
+	)
 	read := make(chan struct{})
 	go func() {
 		buf := make([]byte, 4096)
 		for {
 			n, err := master.Read(buf)
+			mu.Lock()
 			out.Write(buf[:n])
+			mu.Unlock()
 			if err != nil {
 				close(read)
 				return
 			}
 		}
 	}()
-	for _, l := range append(lines, "quit") {
-		time.Sleep(200 * time.Millisecond)
+	// Each line is typed once redis-cli shows its prompt again: typed
+	// earlier, on a loaded machine, the terminal echoes it before the
+	// prompt, and the two servers' transcripts differ by that alone.
+	prompts := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Count(out.String(), "> ")
+	}
+	for i, l := range append(lines, "quit") {
+		for deadline := time.Now().Add(5 * time.Second); prompts() <= i && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
 		if _, err := master.Write([]byte(l + "\r")); err != nil {
 			t.Fatal(err)
 		}
