@@ -52,6 +52,9 @@ type Flow struct {
 	why    map[*ast.FuncCallExpr]failure
 	nested map[*ast.FuncCallExpr]bool
 	gaveUp *failure
+	// aliases: the names of redis.call and redis.pcall the proof
+	// followed (see unalias), each with the function it stands for.
+	aliases map[string]string
 }
 
 // Analyze runs the proof on code, as Needed does, and returns all it found.
@@ -63,6 +66,10 @@ func Analyze(code string) Flow {
 	a := &analyzer{volatile: map[string]bool{}, assigned: map[string]bool{}, writes: map[*ast.FuncCallExpr]bool{},
 		escapes: map[string]bool{}, handed: map[string]bool{}, stored: map[string]bool{}, indexed: map[string]bool{},
 		ctors: map[*ast.TableExpr][]typ{}, loopElems: map[string][]string{}, plans: map[*ast.FuncCallExpr]*Plan{}}
+	aliases, bad, why := unalias(chunk)
+	if bad != nil {
+		a.quit(bad, why)
+	}
 	a.scan(chunk, newScope[bool](nil), nil, false)
 	if a.giveUp {
 		return Flow{Needed: true, gaveUp: &a.gaveUp}
@@ -79,7 +86,7 @@ func Analyze(code string) Flow {
 		return Flow{Needed: true, gaveUp: &a.gaveUp}
 	}
 	out := Flow{Sites: a.sites, Final: map[*ast.FuncCallExpr]bool{}, Plans: map[*ast.FuncCallExpr]*Plan{},
-		why: a.why, nested: map[*ast.FuncCallExpr]bool{}}
+		why: a.why, nested: map[*ast.FuncCallExpr]bool{}, aliases: aliases}
 	for w, nested := range a.writes {
 		if nested {
 			out.nested[w] = true

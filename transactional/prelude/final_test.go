@@ -35,6 +35,27 @@ func TestDirectFinalWrites(t *testing.T) {
 	}
 }
 
+// TestDirectFinalWritesAlias: a final write made through BullMQ's `local
+// rcall = redis.call` goes straight to Redis as redis.call's does, and one
+// through an alias of redis.pcall stays a pcall.
+func TestDirectFinalWritesAlias(t *testing.T) {
+	src := "local rcall, rpcall = redis.call, redis.pcall\nlocal function n(k) return rcall('ZCARD', k) end\n" +
+		"rcall('ZADD', KEYS[1], 1, 'a')\nlocal held = n(KEYS[2])\nrpcall('SET', KEYS[3], held)\nreturn rcall ('PEXPIRE', KEYS[1], 10)\n"
+	wrapped := Wrap(src)
+	for _, want := range []string{"rcall('ZADD', KEYS[1]", rawName + ".pcall('SET', KEYS[3], held)", "return " + rawName + ".call ('PEXPIRE'"} {
+		if !strings.Contains(wrapped, want) {
+			t.Errorf("wrapped lacks %q:\n%s", want, wrapped)
+		}
+	}
+	if got, want := strings.Count(wrapped, "\n"), strings.Count(src, "\n")+1; got != want {
+		t.Errorf("wrapped has %d lines, want %d", got, want)
+	}
+	body, _, ok := Unwrap(wrapped)
+	if !ok || Wrap(body) != wrapped {
+		t.Fatal("Unwrap does not give back a body that wraps the same")
+	}
+}
+
 func TestDirectLibrary(t *testing.T) {
 	body := "redis.call('SET', KEYS[1], 1)\nreturn redis.call('INCR', KEYS[2])\n"
 	run := Run(body)
