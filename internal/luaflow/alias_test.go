@@ -96,3 +96,18 @@ func TestAliasExplain(t *testing.T) {
 		t.Fatalf("why: %s", got[0].Why)
 	}
 }
+
+// TestLocalFunctionRecursion: BullMQ's removeParentDependencyKey calls
+// itself; `local function f` is in scope in its body, `local f =
+// function` is not (f there is a global).
+func TestLocalFunctionRecursion(t *testing.T) {
+	body := " function(n)\n  if n > 0 then return f(n - 1) end\n  return redis.call('GET', KEYS[1])\nend\n" +
+		"redis.call('SET', KEYS[1], 'x')\nreturn f(2)\n"
+	if an := Analyze("local function f" + strings.Replace(body, " function", "", 1)); an.gaveUp != nil || len(an.Sites) != 2 {
+		t.Fatalf("local function: gave up (%+v), or %d sites", an.gaveUp, len(an.Sites))
+	}
+	j := Explain("local f =" + body)
+	if len(j) != 1 || !j[0].GaveUp || j[0].Line != 2 || !strings.Contains(j[0].Why, "f: an unknown global") {
+		t.Fatalf("local f = function: %+v", j)
+	}
+}

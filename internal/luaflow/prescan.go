@@ -89,6 +89,11 @@ func (a *analyzer) declare(sc *names, declared map[string]bool, ns ...string) {
 func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nested bool) {
 	switch s := s.(type) {
 	case *ast.LocalAssignStmt:
+		if localFunction(s) {
+			// `local function f` is in scope in its own body: BullMQ's
+			// includes recurse (removeParentDependencyKey).
+			a.declare(sc, declared, s.Names...)
+		}
 		a.scanExprs(s.Exprs, sc, declared, nested)
 		a.declare(sc, declared, s.Names...)
 	case *ast.AssignStmt:
@@ -362,6 +367,18 @@ func collectDeclared(stmts []ast.Stmt, into map[string]bool) {
 			}
 		}
 	})
+}
+
+// localFunction: s is `local function f … end`, not `local f = function
+// … end` (in whose body f is not yet declared), which gopher-lua's AST
+// tells apart only by where the function's keyword stands: before the
+// name.
+func localFunction(s *ast.LocalAssignStmt) bool {
+	if len(s.Names) != 1 || len(s.Exprs) != 1 || len(s.NameColumns) != 1 {
+		return false
+	}
+	f, ok := s.Exprs[0].(*ast.FunctionExpr)
+	return ok && f.Line() == s.Line() && f.Column() < s.NameColumns[0]
 }
 
 func isRedis(e ast.Expr, sc *names) bool {
