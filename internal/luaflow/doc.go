@@ -89,9 +89,11 @@
 //
 // A local every declaration of which is `local rcall = redis.call` (or
 // every one redis.pcall), never assigned and only ever called, holds
-// Redis's own function wherever it is read: the proof reads `rcall(…)` as
-// `redis.call(…)` (alias.go), and Flow.Offsets finds those sites for the
-// prelude to edit. BullMQ and Bull write every script so. An alias that is
+// Redis's own function wherever it is read: the proof reads `rcall(…)`,
+// where rcall is in scope, as `redis.call(…)` (alias.go), and Flow.Offsets
+// finds those sites for the prelude to edit. BullMQ and Bull write every
+// script so, and their helpers may call themselves: a `local function` is
+// in scope in its own body (followed to the same bounded depth). An alias that is
 // handed on (`pcall(rcall, …)`, `f(rcall)`), assigned, or shadowed by a
 // local of another kind is none: the proof gives up there, saying so.
 // TestPropertyNeededAlias runs TestPropertyNeeded's scripts through

@@ -66,10 +66,7 @@ func Analyze(code string) Flow {
 	a := &analyzer{volatile: map[string]bool{}, assigned: map[string]bool{}, writes: map[*ast.FuncCallExpr]bool{},
 		escapes: map[string]bool{}, handed: map[string]bool{}, stored: map[string]bool{}, indexed: map[string]bool{},
 		ctors: map[*ast.TableExpr][]typ{}, loopElems: map[string][]string{}, plans: map[*ast.FuncCallExpr]*Plan{}}
-	aliases, bad, why := unalias(chunk)
-	if bad != nil {
-		a.quit(bad, why)
-	}
+	a.aliases = findAliases(chunk)
 	a.scan(chunk, newScope[bool](nil), nil, false)
 	if a.giveUp {
 		return Flow{Needed: true, gaveUp: &a.gaveUp}
@@ -86,7 +83,10 @@ func Analyze(code string) Flow {
 		return Flow{Needed: true, gaveUp: &a.gaveUp}
 	}
 	out := Flow{Sites: a.sites, Final: map[*ast.FuncCallExpr]bool{}, Plans: map[*ast.FuncCallExpr]*Plan{},
-		why: a.why, nested: map[*ast.FuncCallExpr]bool{}, aliases: aliases}
+		why: a.why, nested: map[*ast.FuncCallExpr]bool{}, aliases: map[string]string{}}
+	for n, al := range a.aliases {
+		out.aliases[n] = al.fn
+	}
 	for w, nested := range a.writes {
 		if nested {
 			out.nested[w] = true

@@ -33,6 +33,7 @@ type analyzer struct {
 	setresp   bool                          // the script calls redis.setresp
 	plans     map[*ast.FuncCallExpr]*Plan   // writes whose undo the script's own read gives
 	sites     []*ast.FuncCallExpr           // redis.call and redis.pcall, in source order
+	aliases   map[string]*alias             // names declared as redis.call's or redis.pcall's alias
 	frame     *frame                        // the local function being followed, if any
 	callNums  map[*ast.FuncCallExpr]num     // what calls of local functions returned, when numbers
 	syms      map[ast.Stmt]string           // ipairs(KEYS) loops: the name of their element's key
@@ -89,6 +90,14 @@ func (a *analyzer) declare(sc *names, declared map[string]bool, ns ...string) {
 func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nested bool) {
 	switch s := s.(type) {
 	case *ast.LocalAssignStmt:
+		for i, n := range s.Names {
+			if al := a.aliases[n]; i < len(s.Exprs) && al != nil {
+				if al.bad != nil {
+					a.quit(al.bad, al.why)
+				}
+				s.Exprs[i] = &ast.NilExpr{} // nothing reads it: its calls are redis.call's
+			}
+		}
 		if localFunction(s) {
 			// `local function f` is in scope in its own body: BullMQ's
 			// includes recurse (removeParentDependencyKey).
@@ -214,6 +223,7 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 			a.scanExpr(f.Value, sc, declared, nested)
 		}
 	case *ast.FuncCallExpr:
+		a.unalias(e, sc)
 		if attr, ok := e.Func.(*ast.AttrGetExpr); ok && isRedis(attr.Object, sc) {
 			key, ok := attr.Key.(*ast.StringExpr)
 			if !ok {
