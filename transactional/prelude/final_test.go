@@ -77,3 +77,38 @@ func TestNeededUnderscoreNames(t *testing.T) {
 		t.Fatal("a wrapped script with two writes must need the runtime")
 	}
 }
+
+// TestInlineAlias: a hash write through `local rcall = redis.call` whose
+// fields the script read first goes under the inline journal as
+// redis.call's does, and on redis-server a run that fails after it leaves
+// the hash as it was.
+func TestInlineAlias(t *testing.T) {
+	src := "local rcall = redis.call\nlocal h = rcall('HMGET', KEYS[1], 'a', 'b')\n" +
+		"rcall('HSET', KEYS[1], 'a', ARGV[1], 'b', 2)\nreturn rcall('INCR', KEYS[2])\n"
+	w := Wrap(src)
+	if !strings.HasPrefix(w, inlineHead) || !strings.Contains(w, inlineName+"(rcall('HSET', KEYS[1], 'a', ARGV[1], 'b', 2), KEYS[1], 'a', h[1], 'b', h[2])") {
+		t.Fatalf("not under the inline journal:\n%s", w)
+	}
+	ctx, c := start(t)
+	keys := []string{"{i}h", "{i}n"}
+	for _, n := range []string{"x", "5"} {
+		state := [][]any{{"FLUSHALL"}, {"HSET", keys[0], "a", "old"}, {"SET", keys[1], n}}
+		apply(t, ctx, c, state)
+		before := describe(t, ctx, c, keys)
+		_, err := c.Eval(ctx, w, keys, "new").Result()
+		after := describe(t, ctx, c, keys)
+		apply(t, ctx, c, state)
+		_, errPlain := c.Eval(ctx, src, keys, "new").Result()
+		plain := describe(t, ctx, c, keys)
+		switch {
+		case (err == nil) != (errPlain == nil):
+			t.Fatalf("INCR of %q: wrapped %v, plain %v", n, err, errPlain)
+		case err != nil && after != before:
+			t.Fatalf("INCR of %q failed (%v) but the keyspace changed:\n%s\nbefore:\n%s", n, err, after, before)
+		case err == nil && after != plain:
+			t.Fatalf("INCR of %q: wrapped left\n%s\nplain\n%s", n, after, plain)
+		case err != nil && plain == before:
+			t.Fatalf("the plain run left nothing to undo: the test shows nothing")
+		}
+	}
+}
