@@ -53,7 +53,7 @@ type Flow struct {
 	nested map[*ast.FuncCallExpr]bool
 	gaveUp *failure
 	// aliases: the names of redis.call and redis.pcall the proof
-	// followed (see unalias), each with the function it stands for.
+	// followed (see findAliases), each with the function it stands for.
 	aliases map[string]string
 }
 

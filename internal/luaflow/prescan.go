@@ -91,10 +91,11 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 	switch s := s.(type) {
 	case *ast.LocalAssignStmt:
 		for i, n := range s.Names {
-			if al := a.aliases[n]; i < len(s.Exprs) && al != nil {
-				if al.bad != nil {
-					a.quit(al.bad, al.why)
-				}
+			switch al := a.aliases[n]; {
+			case al == nil:
+			case al.bad != nil:
+				a.quit(al.bad, al.why)
+			case i < len(s.Exprs):
 				s.Exprs[i] = &ast.NilExpr{} // nothing reads it: its calls are redis.call's
 			}
 		}

@@ -27,7 +27,7 @@ func (f Flow) Offsets(code string) []Offset { return siteOffsets(code, f.aliases
 func SiteOffsets(code string) []Offset { return siteOffsets(code, nil) }
 
 // siteOffsets finds the sites of redis.call and redis.pcall and the calls
-// of aliases, names declared only as aliases (see unalias): an alias's
+// of aliases, names declared only as aliases (see findAliases): an alias's
 // name followed by what starts a call's arguments is a call of it.
 func siteOffsets(code string, aliases map[string]string) []Offset {
 	lineStart := []int{0, 0} // lines count from 1
