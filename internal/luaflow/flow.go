@@ -17,8 +17,9 @@ import (
 //
 // The answer is a proof on the source, conservative: any doubt, and the
 // runtime is needed. Writes inside a function body, a command
-// named at run time, `redis` used other than as redis.NAME(...), a global
-// other than Redis's libraries, goto, and the commands the runtime refuses
+// named at run time, `redis` used other than as redis.NAME(...) (or as
+// `local rcall = redis.call`, an alias only ever called), a global other
+// than Redis's libraries, goto, and the commands the runtime refuses
 // (FLUSHALL … , COPY) all make it needed. After a write, an operation can
 // fail unless its operands' types are known to suit it: a forward pass over
 // the main chunk tracks, for each local, the set of Lua types it may hold,
