@@ -353,7 +353,12 @@ func (a *analyzer) follow(call *ast.FuncCallExpr, l *local, args []typ, st *stat
 	}
 	f := l.fn
 	sc := newScope(l.fnScope)
-	in := &state{env: maps.Clone(st.env), nums: maps.Clone(st.nums), keys: maps.Clone(st.keys), open: map[*ast.FuncCallExpr]bool{}}
+	// The body may make tables of its own (their facts start empty: the
+	// caller's are not carried); what the caller may have written or
+	// deleted holds in it.
+	in := newState()
+	in.env, in.nums, in.keys = maps.Clone(st.env), maps.Clone(st.nums), maps.Clone(st.keys)
+	in.wrote, in.deleted = st.wrote, st.deleted
 	for i, n := range f.ParList.Names {
 		p := &local{name: n}
 		sc.vars[n] = p

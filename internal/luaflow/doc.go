@@ -87,6 +87,19 @@
 // proof on redis-server with random scripts and arguments: every failed run
 // of a script said to need no runtime leaves the keyspace as it was.
 //
+// A local every declaration of which is `local rcall = redis.call` (or
+// every one redis.pcall), never assigned and only ever called, holds
+// Redis's own function wherever it is read: the proof reads `rcall(…)`,
+// where rcall is in scope, as `redis.call(…)` (alias.go), and Flow.Offsets
+// finds those sites for the prelude to edit. BullMQ and Bull write every
+// script so, and their helpers may call themselves: a `local function` is
+// in scope in its own body (followed to the same bounded depth). An alias that is
+// handed on (`pcall(rcall, …)`, `f(rcall)`), assigned, or shadowed by a
+// local of another kind is none: the proof gives up there, saying so.
+// TestPropertyNeededAlias runs TestPropertyNeeded's scripts through
+// aliases, with reads through a helper that calls one, and checks that the
+// aliases alone change no answer of the proof.
+//
 // Explain lists the writes a failed run must undo and, for each, the first
 // thing after it found to possibly fail (or why the proof gave up):
 // `scriptgen lint` reports them for transactional scripts (rule journal).

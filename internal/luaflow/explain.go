@@ -33,7 +33,7 @@ func Explain(code string) []Journaled {
 		}
 		return []Journaled{j}
 	}
-	offs := SiteOffsets(code)
+	offs := an.Offsets(code)
 	var out []Journaled
 	for i, site := range an.Sites {
 		w, refuted := an.why[site]

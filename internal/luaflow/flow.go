@@ -17,8 +17,9 @@ import (
 //
 // The answer is a proof on the source, conservative: any doubt, and the
 // runtime is needed. Writes inside a function body, a command
-// named at run time, `redis` used other than as redis.NAME(...), a global
-// other than Redis's libraries, goto, and the commands the runtime refuses
+// named at run time, `redis` used other than as redis.NAME(...) (or as
+// `local rcall = redis.call`, an alias only ever called), a global other
+// than Redis's libraries, goto, and the commands the runtime refuses
 // (FLUSHALL … , COPY) all make it needed. After a write, an operation can
 // fail unless its operands' types are known to suit it: a forward pass over
 // the main chunk tracks, for each local, the set of Lua types it may hold,
@@ -52,6 +53,9 @@ type Flow struct {
 	why    map[*ast.FuncCallExpr]failure
 	nested map[*ast.FuncCallExpr]bool
 	gaveUp *failure
+	// aliases: the names of redis.call and redis.pcall the proof
+	// followed (see findAliases), each with the function it stands for.
+	aliases map[string]string
 }
 
 // Analyze runs the proof on code, as Needed does, and returns all it found.
@@ -63,6 +67,7 @@ func Analyze(code string) Flow {
 	a := &analyzer{volatile: map[string]bool{}, assigned: map[string]bool{}, writes: map[*ast.FuncCallExpr]bool{},
 		escapes: map[string]bool{}, handed: map[string]bool{}, stored: map[string]bool{}, indexed: map[string]bool{},
 		ctors: map[*ast.TableExpr][]typ{}, loopElems: map[string][]string{}, plans: map[*ast.FuncCallExpr]*Plan{}, stmtCalls: map[*ast.FuncCallExpr]bool{}}
+	a.aliases = findAliases(chunk)
 	a.scan(chunk, newScope[bool](nil), nil, false)
 	if a.giveUp {
 		return Flow{Needed: true, gaveUp: &a.gaveUp}
@@ -79,7 +84,10 @@ func Analyze(code string) Flow {
 		return Flow{Needed: true, gaveUp: &a.gaveUp}
 	}
 	out := Flow{Sites: a.sites, Final: map[*ast.FuncCallExpr]bool{}, Plans: map[*ast.FuncCallExpr]*Plan{},
-		why: a.why, nested: map[*ast.FuncCallExpr]bool{}}
+		why: a.why, nested: map[*ast.FuncCallExpr]bool{}, aliases: map[string]string{}}
+	for n, al := range a.aliases {
+		out.aliases[n] = al.fn
+	}
 	for w, nested := range a.writes {
 		if nested {
 			out.nested[w] = true

@@ -193,7 +193,28 @@ func runUnwrapped(t *testing.T, ctx context.Context, c *redis.Client, script int
 // keyspace as it was. The generator must also make scripts that fail half
 // way (Needed must say those need the runtime, or the test fails), and
 // enough scripts of each kind.
-func TestPropertyNeeded(t *testing.T) {
+func TestPropertyNeeded(t *testing.T) { propertyNeeded(t, nil) }
+
+// TestPropertyNeededAlias is TestPropertyNeeded on the same scripts written
+// as BullMQ writes its own: every call through `local rcall = redis.call`
+// (redis.pcall's alias likewise), the GETs of KEYS[2] through a helper
+// that calls rcall. Written through the aliases alone, each script must
+// get the answer its redis.call form gets.
+func TestPropertyNeededAlias(t *testing.T) {
+	propertyNeeded(t, func(src string) string {
+		aliased := strings.NewReplacer("redis.call(", "rcall(", "redis.pcall(", "rpcall(").Replace(src)
+		head := "local rcall, rpcall = redis.call, redis.pcall\n"
+		if got, want := Needed(head+aliased), Needed(src); got != want {
+			t.Fatalf("through aliases, Needed says %v; for redis.call, %v\nscript:\n%s", got, want, src)
+		}
+		return head + "local function get(k) return rcall('GET', k) end\n" +
+			strings.ReplaceAll(aliased, "rcall('GET', KEYS[2])", "get(KEYS[2])")
+	})
+}
+
+// propertyNeeded runs TestPropertyNeeded's scripts, each as rewrite (when
+// not nil) makes it.
+func propertyNeeded(t *testing.T, rewrite func(string) string) {
 	ctx, c := start(t)
 	g := &neededGen{r: rand.New(rand.NewSource(*neededSeed))}
 	keys := []string{"{n}1", "{n}2", "{n}3"}
@@ -203,6 +224,9 @@ func TestPropertyNeeded(t *testing.T) {
 	scripts, unneeded, unneededFailed, halfDone := 0, 0, 0, 0
 	for ; scripts < *neededRuns && time.Now().Before(deadline); scripts++ {
 		src := g.script()
+		if rewrite != nil {
+			src = rewrite(src)
+		}
 		needed := Needed(src)
 		if !needed {
 			unneeded++

@@ -34,6 +34,7 @@ type analyzer struct {
 	plans     map[*ast.FuncCallExpr]*Plan   // writes whose undo the script's own read gives
 	stmtCalls map[*ast.FuncCallExpr]bool    // calls that are statements of their own
 	sites     []*ast.FuncCallExpr           // redis.call and redis.pcall, in source order
+	aliases   map[string]*alias             // names declared as redis.call's or redis.pcall's alias
 	frame     *frame                        // the local function being followed, if any
 	callNums  map[*ast.FuncCallExpr]num     // what calls of local functions returned, when numbers
 	syms      map[ast.Stmt]string           // ipairs(KEYS) loops: the name of their element's key
@@ -90,6 +91,20 @@ func (a *analyzer) declare(sc *names, declared map[string]bool, ns ...string) {
 func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nested bool) {
 	switch s := s.(type) {
 	case *ast.LocalAssignStmt:
+		for i, n := range s.Names {
+			switch al := a.aliases[n]; {
+			case al == nil:
+			case al.bad != nil:
+				a.quit(al.bad, al.why)
+			case i < len(s.Exprs):
+				s.Exprs[i] = &ast.NilExpr{} // nothing reads it: its calls are redis.call's
+			}
+		}
+		if localFunction(s) {
+			// `local function f` is in scope in its own body: BullMQ's
+			// includes recurse (removeParentDependencyKey).
+			a.declare(sc, declared, s.Names...)
+		}
 		a.scanExprs(s.Exprs, sc, declared, nested)
 		a.declare(sc, declared, s.Names...)
 	case *ast.AssignStmt:
@@ -210,6 +225,7 @@ func (a *analyzer) scanExpr(e ast.Expr, sc *names, declared map[string]bool, nes
 			a.scanExpr(f.Value, sc, declared, nested)
 		}
 	case *ast.FuncCallExpr:
+		a.unalias(e, sc)
 		if attr, ok := e.Func.(*ast.AttrGetExpr); ok && isRedis(attr.Object, sc) {
 			key, ok := attr.Key.(*ast.StringExpr)
 			if !ok {
@@ -363,6 +379,18 @@ func collectDeclared(stmts []ast.Stmt, into map[string]bool) {
 			}
 		}
 	})
+}
+
+// localFunction: s is `local function f … end`, not `local f = function
+// … end` (in whose body f is not yet declared), which gopher-lua's AST
+// tells apart only by where the function's keyword stands: before the
+// name.
+func localFunction(s *ast.LocalAssignStmt) bool {
+	if len(s.Names) != 1 || len(s.Exprs) != 1 || len(s.NameColumns) != 1 {
+		return false
+	}
+	f, ok := s.Exprs[0].(*ast.FunctionExpr)
+	return ok && f.Line() == s.Line() && f.Column() < s.NameColumns[0]
 }
 
 func isRedis(e ast.Expr, sc *names) bool {

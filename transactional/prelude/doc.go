@@ -80,7 +80,11 @@
 // (luaflow.Analyze: Flow.Final, Flow.Needed). Wrap and Run send the final
 // writes straight to Redis (rawName, the third local of the declaration),
 // and a script all of whose writes are final needs no runtime at all: the
-// bundler ships it unwrapped (every limiter of the library).
+// bundler ships it unwrapped (every limiter of the library). A final write
+// made through an alias the proof follows (BullMQ's and Bull's `local
+// rcall = redis.call`) has the alias's name at its site replaced with
+// rawName.call (or .pcall): the alias itself still holds the journaling
+// redis.call for the writes that need their undo.
 //
 // # The inline journal
 //

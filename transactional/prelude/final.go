@@ -27,6 +27,12 @@ func direct(code string, an luaflow.Flow) string {
 		if !an.Final[site] {
 			return "", 0, false
 		}
+		if o.Alias != "" {
+			// rcall( of `local rcall = redis.call`: the function it
+			// stands for, which the proof put in the site's place.
+			fn := site.Func.(*ast.AttrGetExpr).Key.(*ast.StringExpr).Value
+			return rawName + "." + fn, o.At + len(o.Alias), true
+		}
 		return rawName, o.At + len("redis"), true
 	})
 	if !ok {
@@ -43,7 +49,7 @@ func editSites(code string, an luaflow.Flow, edit func(*ast.FuncCallExpr, luaflo
 	if strings.Contains(code, "__scriptgen_") {
 		return "", false
 	}
-	offs := luaflow.SiteOffsets(code)
+	offs := an.Offsets(code)
 	if len(offs) != len(an.Sites) {
 		return "", false
 	}
