@@ -404,3 +404,16 @@ func TestBlockedClientGone(t *testing.T) {
 		t.Errorf("%d clients left", n)
 	}
 }
+
+// TestNewCountsNoClient: the pipe New starts miniredis with is gone when
+// New returns, so -maxclients 1 admits the first real client.
+func TestNewCountsNoClient(t *testing.T) {
+	for range 50 {
+		e := New(WithLimits(Limits{MaxClients: 1}))
+		n := e.srv.ClientsLen()
+		e.Close()
+		if n != 0 {
+			t.Fatalf("a new engine counts %d clients", n)
+		}
+	}
+}

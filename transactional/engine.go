@@ -196,6 +196,12 @@ func New(opts ...Option) *Engine {
 	}
 	conn.Close()
 	e.srv = e.m.Server()
+	// The pipe's server side goes on its own goroutine when it reads the
+	// close: until then it is a client, and with -maxclients 1 the first
+	// real one was refused on a loaded machine (TestServeLimitFlags).
+	for deadline := time.Now().Add(5 * time.Second); e.srv.ClientsLen() > 0 && time.Now().Before(deadline); {
+		time.Sleep(time.Millisecond)
+	}
 	if !o.realTime {
 		e.setNow(o.start)
 		e.m.SetTime(o.start)
