@@ -136,6 +136,8 @@ const (
 	// logs nothing.
 	inlineHandler = "local function " + inlineName + "(e) return e end "
 	delFlag       = "__scriptgen_d"
+	// inlineBody opens the body of an EVAL script under the inline journal.
+	inlineBody = "local ok, r = xpcall(function(...) "
 )
 
 // inline returns the body under the inline journal (its run, without the
@@ -167,7 +169,7 @@ func inlineEval(src string, an luaflow.Flow) (string, bool) {
 	} else {
 		b.WriteString(inlineHandler)
 	}
-	b.WriteString("local ok, r = xpcall(function(...) " + withNewline(out) + "end, " + inlineName + ") if ok then return r end local failed ")
+	b.WriteString(inlineBody + withNewline(out) + "end, " + inlineName + ") if ok then return r end local failed ")
 	if logs {
 		b.WriteString("local l, c = __scriptgen_log, __scriptgen_n " + undoLog + "1" + undoLogEnd)
 	}

@@ -52,6 +52,13 @@ func inject(w Shipped, src string, k int) string {
 		// The body is the chunk itself (unwrapped, or inline journal
 		// first): shadowing at its top reaches the helpers too.
 		if strings.HasPrefix(w.Rest, inlineHead) {
+			// An EVAL script's body is xpcall's function where it
+			// stands (inlineEval): the hook goes first in it, so the
+			// undos after it call Redis's own redis.
+			if i := strings.Index(w.Rest, inlineBody); i >= 0 {
+				i += len(inlineBody)
+				return w.Rest[:i] + hook + w.Rest[i:]
+			}
 			i := strings.Index(w.Rest, " "+inlinePrefix)
 			return w.Rest[:i] + " " + hook + w.Rest[i:]
 		}

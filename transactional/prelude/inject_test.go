@@ -62,3 +62,31 @@ func TestInject(t *testing.T) {
 		t.Errorf("every write journaled: error %q, keyspace\n%s\nwant it rolled back within the model", e, after)
 	}
 }
+
+// TestInjectInline: an EVAL script under the inline journal (asynq's
+// enqueue: EXISTS, then writes to the key found absent) takes the
+// injection inside xpcall's body, so its undo still runs on Redis's own
+// redis: every k fails with the injected error, and the planned undo (DEL
+// of the key found absent) leaves the keyspace as before.
+func TestInjectInline(t *testing.T) {
+	ctx, c := start(t)
+	keys := []string{"{j}job", "{j}queue"}
+	const enqueue = "if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end\n" +
+		"redis.call('HSET', KEYS[1], 'msg', ARGV[1])\nredis.call('LPUSH', KEYS[2], ARGV[1])\nreturn 1\n"
+	if j := Journal(Ship(enqueue)); j != "inline" {
+		t.Fatalf("journal %q: the case no longer covers the inline journal", j)
+	}
+	state := [][]any{{"FLUSHALL"}, {"RPUSH", "{j}queue", "old"}}
+	apply(t, ctx, c, state)
+	before := describe(t, ctx, c, keys)
+	for k := 1; k <= 3; k++ {
+		apply(t, ctx, c, state)
+		_, err := c.Eval(ctx, Inject(enqueue, k), keys, "m").Result()
+		if e := errText(err); !strings.HasPrefix(e, InjectedError) {
+			t.Errorf("k=%d: error %q, want the injected one", k, e)
+		}
+		if after := describe(t, ctx, c, keys); k <= 2 && after != before {
+			t.Errorf("k=%d: the keyspace changed:\n%s\nbefore:\n%s", k, after, before)
+		}
+	}
+}
