@@ -16,6 +16,7 @@ func commandsConnection(m *Miniredis) {
 	m.srv.Register("HELLO", m.cmdHello)
 	m.srv.Register("PING", m.cmdPing)
 	m.srv.Register("QUIT", m.cmdQuit)
+	m.srv.Register("RESET", m.cmdReset) // scriptgen
 	m.srv.Register("SELECT", m.cmdSelect)
 	m.srv.Register("SWAPDB", m.cmdSwapdb)
 }
@@ -303,4 +304,40 @@ func (m *Miniredis) cmdQuit(c *server.Peer, cmd string, args []string) {
 	// QUIT isn't transactionfied and accepts any arguments.
 	c.WriteOK()
 	c.Close()
+}
+
+// RESET (scriptgen; upstream has none) is Redis 7.0's resetCommand: the
+// connection as it was when it connected (clearClientConnectionState).
+// It runs at once inside MULTI, discarding it; it drops WATCHes and
+// subscriptions, CLIENT REPLY OFF or SKIP, NO-EVICT and the name, selects
+// db 0, goes back to RESP2 and, with a password set, makes the connection
+// authenticate again.
+func (m *Miniredis) cmdReset(c *server.Peer, cmd string, args []string) {
+	if len(args) != 0 {
+		setDirty(c)
+		c.WriteError(errWrongNumber(cmd))
+		return
+	}
+	ctx := getCtx(c)
+	if ctx.nested {
+		c.WriteError(msgNotFromScripts(ctx.nestedSHA))
+		return
+	}
+	m.Lock()
+	stopTx(ctx)
+	endSubscriber(m, c)
+	ctx.selectedDB = 0
+	ctx.authenticated = false
+	ctx.user = ""
+	m.Unlock()
+	c.ClientName = ""
+	c.Resp3 = false
+	if cl := c.Client(); cl != nil {
+		cl.SetDB(0)
+		cl.SetResp(2)
+		cl.SetName("")
+		cl.NoEvict.Store(false)
+	}
+	c.EndReplyOff()
+	c.WriteInline("RESET")
 }

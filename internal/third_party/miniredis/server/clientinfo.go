@@ -119,6 +119,15 @@ func (p *Peer) SetReply(on, skipNext bool) {
 	}
 }
 
+// EndReplyOff is RESET's part of CLIENT REPLY: OFF ends, so that RESET's
+// own reply is written, while a SKIP already applied to the command
+// running (RESET) still discards its reply, as in Redis.
+func (p *Peer) EndReplyOff() {
+	if c := p.client; c != nil && c.skip < 0 {
+		p.SetReply(true, false)
+	}
+}
+
 // Kill closes the connection; the command running on it, if any, ends
 // first.
 func (c *Client) Kill() { c.conn.Close() }
