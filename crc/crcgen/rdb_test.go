@@ -103,8 +103,16 @@ func TestVerifyRDB(t *testing.T) {
 	if want := fmt.Sprintf("damaged at offset %d", n-3); code != 1 || !strings.Contains(out, want) {
 		t.Errorf("trailer damage: exit %d, want %q in\n%s", code, want, out)
 	}
-	// Truncation loses the EOF opcode.
-	code, out = damage(func(b []byte) []byte { return b[:n-1000] })
+	// Truncation loses the EOF opcode. The cut is where the byte that
+	// would stand for it is not 0xff by chance (the values are random and
+	// Redis writes the keys in its hash order, seeded per process: one
+	// run in 256 found 0xff 1,000 bytes before the end, and the report
+	// was a checksum mismatch, rightly).
+	cut := n - 1000
+	for intact[cut-9] == 0xff {
+		cut--
+	}
+	code, out = damage(func(b []byte) []byte { return b[:cut] })
 	if code != 1 || !strings.Contains(out, "truncated") {
 		t.Errorf("truncated: exit %d\n%s", code, out)
 	}
