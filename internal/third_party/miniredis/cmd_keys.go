@@ -193,7 +193,12 @@ func (m *Miniredis) cmdCopy(c *server.Peer, cmd string, args []string) {
 
 // toRDB is key's value in rdb's terms, nil when key does not exist.
 func (db *RedisDB) toRDB(key string) (rdb.Value, error) {
-	switch db.LiveType(key) {
+	return db.rdbValue(key, db.LiveType(key))
+}
+
+// rdbValue is toRDB for key of type typ, live or expired.
+func (db *RedisDB) rdbValue(key, typ string) (rdb.Value, error) {
+	switch typ {
 	case "":
 		return nil, nil
 	case keyTypeString:

@@ -89,6 +89,11 @@ type Miniredis struct {
 
 	cachedScripts func() int // scriptgen: see SetCachedScripts
 
+	// scriptgen: DEBUG set-active-expire 0 turned the active expiry
+	// cycle off: keys expire only when a command looks them up
+	// (expire.go).
+	noActiveExpire bool
+
 	// scriptgen: clients waiting in blocking, oldest first, and whether
 	// serveBlocked runs their commands (blockq.go)
 	blockq  []*blockWaiter
