@@ -289,7 +289,7 @@ func (m *Miniredis) loadKeys(saved []savedKey, merge bool) error {
 		if err != nil {
 			return err
 		}
-		s, err := fromRDB(v)
+		s, err := m.fromRDB(v)
 		if err != nil {
 			return err
 		}
@@ -313,6 +313,10 @@ func digest(db *RedisDB, keys []string) string {
 		}
 		if z, ok := v.(rdb.ZSet); ok {
 			sort.Slice(z, func(i, j int) bool { return z[i].Name < z[j].Name })
+		}
+		if h, ok := v.(rdb.Hash); ok {
+			// Redis's digest of a hash is the same in any order.
+			sort.Slice(h, func(i, j int) bool { return h[i].Name < h[j].Name })
 		}
 		if len(keys) > 1 {
 			h.Write([]byte(k))

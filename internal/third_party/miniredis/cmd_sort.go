@@ -92,7 +92,8 @@ func (m *Miniredis) cmdSort(c *server.Peer, cmd string, args []string) {
 			for e := range db.setKeys[key] {
 				elems = append(elems, e)
 			}
-			sort.Strings(elems) // Redis's order is its hash table's; ours is fixed.
+			sort.Strings(elems)   // Redis's order is its hash table's; ours is fixed.
+			db.intsetOrder(elems) // scriptgen: an intset's is numeric
 		case keyTypeSortedSet:
 			elems = db.ssetMembers(key)
 		default:

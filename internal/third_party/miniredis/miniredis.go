@@ -51,6 +51,7 @@ type RedisDB struct {
 	ttlHeap       ttlHeap                             // scriptgen: the deadlines in order, stale ones included
 	hashTTLs      map[string]map[string]time.Duration // Hash TTL values
 	ssIndexes     map[string]*ssIndex                 // scriptgen: sorted sets in order (ssindex.go)
+	hashOrder     map[string][]string                 // scriptgen: listpack hashes' fields in order (hashorder.go)
 	lru           map[string]time.Time                // last recently used ( read or written to )
 	keyVersion    map[string]uint                     // used to watch values
 }
@@ -149,6 +150,7 @@ func newRedisDB(id int, m *Miniredis) RedisDB {
 		ttl:           map[string]time.Duration{},
 		hashTTLs:      make(map[string]map[string]time.Duration),
 		ssIndexes:     map[string]*ssIndex{},
+		hashOrder:     map[string][]string{},
 		keyVersion:    map[string]uint{},
 	}
 }
@@ -904,6 +906,10 @@ func (m *Miniredis) copy(
 		destDB.stringKeys[dst] = srcDB.stringKeys[src]
 	case keyTypeHash:
 		destDB.hashKeys[dst] = copyHashKey(srcDB.hashKeys[src])
+		delete(destDB.hashOrder, dst)
+		if order, ok := srcDB.hashOrder[src]; ok {
+			destDB.hashOrder[dst] = append([]string(nil), order...)
+		}
 	case keyTypeList:
 		destDB.listKeys[dst] = copyListKey(srcDB.listKeys[src])
 	case keyTypeSet:
