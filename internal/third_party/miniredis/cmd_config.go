@@ -238,6 +238,7 @@ func (m *Miniredis) cmdConfig(c *server.Peer, cmd string, args []string) {
 		withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 			m.srv.ErrorStats().Reset() // scriptgen: INFO errorstats
 			m.srv.ResetCommandStats()  // and commandstats
+			m.expiredKeys = 0          // and stats' expired_keys
 			c.WriteOK()
 		})
 	case "rewrite":

@@ -74,9 +74,11 @@ func (db *RedisDB) expireIfNeeded(key string) bool {
 }
 
 // deleteExpired deletes key because it expired: the one place where a key
-// goes for that reason, lazily or by the cycle.
+// goes for that reason, lazily or by the cycle, counted in INFO's
+// expired_keys as deleteExpiredKeyAndPropagate counts it.
 func (db *RedisDB) deleteExpired(key string) {
 	db.del(key, true)
+	db.master.expiredKeys++
 }
 
 // expireNamedKeys deletes the expired keys that the command c runs

@@ -94,6 +94,7 @@ type Miniredis struct {
 	// cycle off: keys expire only when a command looks them up
 	// (expire.go).
 	noActiveExpire bool
+	expiredKeys    int64 // scriptgen: INFO's expired_keys (expire.go)
 
 	// scriptgen: clients waiting in blocking, oldest first, and whether
 	// serveBlocked runs their commands (blockq.go)
