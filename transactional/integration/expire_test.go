@@ -63,6 +63,22 @@ var expireCases = []tcase{
 		cmd("SLEEP", "60"), cmd("EXEC"), cmd("DBSIZE"),
 		cmd("DEBUG", "SET-ACTIVE-EXPIRE", "1"),
 	}},
+	// WATCH as multi.c has it: a key that expires after WATCH fails EXEC,
+	// one that had expired already does not, even when a lookup deletes
+	// it, unless it is written.
+	{name: "lazy/watch", cmds: [][]string{
+		cmd("DEBUG", "SET-ACTIVE-EXPIRE", "0"),
+		cmd("SET", "key", "1", "PX", "30"), cmd("WATCH", "key"), cmd("SLEEP", "60"),
+		cmd("MULTI"), cmd("INCR", "key"), cmd("EXEC"), cmd("DBSIZE"),
+		cmd("SET", "x", "foo", "PX", "1"), cmd("SLEEP", "10"),
+		cmd("WATCH", "x"), cmd("MULTI"), cmd("PING"), cmd("EXEC"),
+		cmd("WATCH", "x"), cmd("EXISTS", "x"), cmd("MULTI"), cmd("PING"), cmd("EXEC"),
+		cmd("SET", "y", "foo", "PX", "1"), cmd("SLEEP", "10"),
+		cmd("WATCH", "y"), cmd("SET", "y", "bar"), cmd("MULTI"), cmd("PING"), cmd("EXEC"),
+		cmd("DEBUG", "SET-ACTIVE-EXPIRE", "1"),
+		cmd("SET", "z", "1", "PX", "30"), cmd("WATCH", "z"), cmd("SLEEP", "60"),
+		cmd("MULTI"), cmd("PING"), cmd("EXEC"),
+	}},
 	// Redis 7 freezes the clock at a script's start: a key that expires
 	// while the script runs is still there for it.
 	{name: "script/frozen-clock", cmds: [][]string{

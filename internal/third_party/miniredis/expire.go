@@ -81,6 +81,19 @@ func (db *RedisDB) deleteExpired(key string) {
 	db.master.expiredKeys++
 }
 
+// watchedChanged reports whether key, WATCHed at version, fails EXEC, as
+// Redis 7.0's multi.c has it: a write since, or an expiry since, unless
+// the key had expired already when WATCH was made (stale), which its
+// deletion for that reason does not change (touchWatchedKey).
+func (db *RedisDB) watchedChanged(key string, version uint, stale bool) bool {
+	v := db.keyVersion[key]
+	if stale {
+		_, exists := db.keys[key]
+		return v > version && !(v == version+1 && !exists)
+	}
+	return v > version || db.expired(key)
+}
+
 // expireNamedKeys deletes the expired keys that the command c runs
 // (Peer.Running) names, in the database the connection has selected. With
 // the active cycle on, none is left to find.

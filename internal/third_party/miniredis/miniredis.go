@@ -118,6 +118,7 @@ type connCtx struct {
 	transaction      []txCmd        // transaction callbacks. Or nil.
 	dirtyTransaction bool           // any error during QUEUEing
 	watch            map[dbKey]uint // WATCHed keys
+	watchStale       map[dbKey]bool // scriptgen: WATCHed keys expired then (expire.go)
 	subscriber       *Subscriber    // client is in PUBSUB mode if not nil
 	nested           bool           // this is called via Lua
 	nestedSHA        string         // set to the SHA of the nesting function
@@ -751,10 +752,17 @@ func watch(db *RedisDB, ctx *connCtx, key string) {
 	}
 	db.master.watched = true
 	ctx.watch[dbKey{db: db.id, key: key}] = db.keyVersion[key] // Can be 0.
+	if db.expired(key) {
+		if ctx.watchStale == nil {
+			ctx.watchStale = map[dbKey]bool{}
+		}
+		ctx.watchStale[dbKey{db: db.id, key: key}] = true
+	}
 }
 
 func unwatch(ctx *connCtx) {
 	ctx.watch = nil
+	ctx.watchStale = nil
 }
 
 // setDirty can be called even when not in an tx. Is an no-op then.
