@@ -55,6 +55,8 @@ var expireCases = []tcase{
 		cmd("EXPIRE", "foo", "10"), cmd("EXISTS", "foo"), cmd("DEL", "del"), cmd("RPUSH", "l", "b"),
 		cmd("LRANGE", "l", "0", "-1"), cmd("INCR", "n"), cmd("TTL", "n"), cmd("MOVE", "mv", "1"),
 		cmd("SELECT", "1"), cmd("GET", "mv"), cmd("SELECT", "0"), cmd("DBSIZE"),
+		cmd("RPUSH", "ids", "1", "2"), cmd("SET", "w_1", "5", "PX", "20"), cmd("SET", "w_2", "3"),
+		cmd("SLEEP", "60"), cmd("DBSIZE"), cmd("SORT", "ids", "BY", "w_*", "GET", "w_*"), cmd("DBSIZE"),
 		cmd("DEBUG", "SET-ACTIVE-EXPIRE", "1"),
 	}},
 	{name: "lazy/multi", cmds: [][]string{

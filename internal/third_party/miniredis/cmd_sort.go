@@ -256,6 +256,7 @@ func lookupByPattern(db *RedisDB, pattern, elem string) *string {
 		pattern = pattern[:arrow]
 	}
 	key := pattern[:star] + elem + pattern[star+1:]
+	db.expireIfNeeded(key) // scriptgen: lookupKeyRead's, expire.go
 	switch db.LiveType(key) {
 	case keyTypeString:
 		if hashed {
