@@ -59,6 +59,14 @@ var expireCases = []tcase{
 		cmd("SLEEP", "60"), cmd("DBSIZE"), cmd("SORT", "ids", "BY", "w_*", "GET", "w_*"), cmd("DBSIZE"),
 		cmd("DEBUG", "SET-ACTIVE-EXPIRE", "1"),
 	}},
+	{name: "lazy/copy-db", cmds: [][]string{
+		cmd("DEBUG", "SET-ACTIVE-EXPIRE", "0"), cmd("CONFIG", "RESETSTAT"),
+		cmd("SELECT", "1"), cmd("SET", "cp", "old", "PX", "20"), cmd("SET", "kept", "old", "PX", "20"),
+		cmd("SELECT", "0"), cmd("SET", "cp", "new"), cmd("SLEEP", "60"),
+		cmd("COPY", "cp", "cp", "DB", "1"), cmd("COPY", "nokey", "kept", "DB", "1"), cmd("INFO", "stats"),
+		cmd("SELECT", "1"), cmd("DBSIZE"), cmd("GET", "cp"), cmd("SELECT", "0"),
+		cmd("DEBUG", "SET-ACTIVE-EXPIRE", "1"),
+	}},
 	{name: "lazy/multi", cmds: [][]string{
 		cmd("DEBUG", "SET-ACTIVE-EXPIRE", "0"),
 		cmd("SET", "x", "1", "PX", "20"), cmd("MULTI"), cmd("DBSIZE"), cmd("GET", "x"), cmd("DBSIZE"),

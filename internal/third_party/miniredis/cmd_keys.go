@@ -182,7 +182,16 @@ func (m *Miniredis) cmdCopy(c *server.Peer, cmd string, args []string) {
 			return
 		}
 		s := src.Snapshot(args[0])
-		if s.typ == "" || dst.LiveType(args[1]) != "" && !replace {
+		if s.typ == "" {
+			c.WriteInt(0)
+			return
+		}
+		// scriptgen: Redis looks the target up in its database
+		// (lookupKeyWrite), which deletes it there if it has expired.
+		if dst != src {
+			dst.expireIfNeeded(args[1])
+		}
+		if dst.LiveType(args[1]) != "" && !replace {
 			c.WriteInt(0)
 			return
 		}
