@@ -134,7 +134,11 @@
 // the keys it expires: TTLs are deadlines in a heap. With
 // WithRealTime the engine moves miniredis's clock to the wall clock before
 // each command, in whole milliseconds as Redis keeps expiries, the same
-// way.
+// way. A clock move is Redis's active expiry cycle, deleting every key it
+// expired; after DEBUG set-active-expire 0 it only moves the clock, and an
+// expired key stays, counted by DBSIZE, until a command names it (Redis's
+// lazy expiry, internal/third_party/miniredis/expire.go). A script's
+// commands meet keys at the clock of its start, as in Redis 7.
 //
 // # Speed
 //

@@ -97,6 +97,9 @@ type config struct {
 	byName map[string]*configParam // names and aliases
 	value  map[string]string       // by name
 	onSet  func(name, value string)
+	// hashLimits caches two of the values for hashSet (hashorder.go);
+	// every change of a value resets it.
+	hashLimits listpackLimits
 }
 
 func newConfig() *config {
@@ -149,6 +152,7 @@ func (m *Miniredis) SetConfig(name, value string) error {
 		return fmt.Errorf("%s: %s", name, msg)
 	}
 	c.value[p.name] = v
+	c.hashLimits = listpackLimits{}
 	return nil
 }
 
@@ -234,6 +238,7 @@ func (m *Miniredis) cmdConfig(c *server.Peer, cmd string, args []string) {
 		withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 			m.srv.ErrorStats().Reset() // scriptgen: INFO errorstats
 			m.srv.ResetCommandStats()  // and commandstats
+			m.expiredKeys = 0          // and stats' expired_keys
 			c.WriteOK()
 		})
 	case "rewrite":
@@ -343,6 +348,7 @@ func (m *Miniredis) configSet(c *server.Peer, args []string) {
 	}
 	for _, ch := range changes {
 		cf.value[ch.p.name] = ch.value
+		cf.hashLimits = listpackLimits{}
 		if cf.onSet != nil {
 			cf.onSet(ch.p.name, ch.value)
 		}

@@ -74,7 +74,10 @@ func (m *Miniredis) cmdDebug(c *server.Peer, cmd string, args []string) {
 		case sub == "set-disable-deny-scripts" && len(args) == 2:
 			m.admin.disableDenyScripts = atoi(args[1]) != 0
 			c.WriteOK()
-		case (sub == "set-active-expire" || sub == "set-skip-checksum-validation" || sub == "pause-cron" ||
+		case sub == "set-active-expire" && len(args) == 2:
+			m.SetActiveExpire(atoi(args[1]) != 0)
+			c.WriteOK()
+		case (sub == "set-skip-checksum-validation" || sub == "pause-cron" ||
 			sub == "quicklist-packed-threshold") && len(args) == 2,
 			(sub == "change-repl-id" || sub == "loadaof") && len(args) == 1:
 			// Switches of parts the engine does not have: Redis's answer.
@@ -118,11 +121,13 @@ func atoi(s string) int {
 
 func (m *Miniredis) debugObject(c *server.Peer, ctx *connCtx, key string) {
 	db := m.db(ctx.selectedDB)
-	if db.LiveType(key) == "" {
+	// scriptgen: Redis finds the key in the dict, expired or not (debug.c).
+	typ, ok := db.keys[key]
+	if !ok {
 		c.WriteError(msgKeyNotFound)
 		return
 	}
-	v, _ := db.toRDB(key)
+	v, _ := db.rdbValue(key, typ)
 	c.WriteInline(fmt.Sprintf("Value at:0x7f0000000000 refcount:1 encoding:%s serializedlength:%d lru:0 lru_seconds_idle:0",
 		m.encoding(db, key), len(rdb.Dump(v))))
 }
@@ -284,7 +289,7 @@ func (m *Miniredis) loadKeys(saved []savedKey, merge bool) error {
 		if err != nil {
 			return err
 		}
-		s, err := fromRDB(v)
+		s, err := m.fromRDB(v)
 		if err != nil {
 			return err
 		}
@@ -308,6 +313,10 @@ func digest(db *RedisDB, keys []string) string {
 		}
 		if z, ok := v.(rdb.ZSet); ok {
 			sort.Slice(z, func(i, j int) bool { return z[i].Name < z[j].Name })
+		}
+		if h, ok := v.(rdb.Hash); ok {
+			// Redis's digest of a hash is the same in any order.
+			sort.Slice(h, func(i, j int) bool { return h[i].Name < h[j].Name })
 		}
 		if len(keys) > 1 {
 			h.Write([]byte(k))

@@ -389,6 +389,11 @@ func (m *Miniredis) cmdMove(c *server.Peer, cmd string, args []string) {
 		}
 		db := m.db(ctx.selectedDB)
 		targetDB := m.db(opts.targetDB)
+		// scriptgen: Redis looks the key up in the target too
+		// (lookupKeyWrite), which deletes it there if it has expired.
+		if m.noActiveExpire {
+			targetDB.expireIfNeeded(opts.key)
+		}
 
 		if !db.move(opts.key, targetDB) {
 			c.WriteInt(0)
@@ -410,6 +415,15 @@ func (m *Miniredis) cmdKeys(c *server.Peer, cmd string, args []string) {
 		db := m.db(ctx.selectedDB)
 
 		keys, _ := matchKeys(db.allKeys(), key)
+		// scriptgen: Redis 7.0's KEYS leaves out an expired key without
+		// deleting it (keyIsExpired).
+		live := keys[:0]
+		for _, k := range keys {
+			if !db.expired(k) {
+				live = append(live, k)
+			}
+		}
+		keys = live
 		c.WriteLen(len(keys))
 		for _, s := range keys {
 			c.WriteBulk(s)
@@ -426,19 +440,28 @@ func (m *Miniredis) cmdRandomkey(c *server.Peer, cmd string, args []string) {
 	withTx(m, c, func(c *server.Peer, ctx *connCtx) {
 		db := m.db(ctx.selectedDB)
 
-		if len(db.keys) == 0 {
-			c.WriteNull()
-			return
-		}
-		nr := m.randIntn(len(db.keys))
-		for k := range db.keys {
-			if nr == 0 {
+		// scriptgen: an expired key drawn is deleted and another drawn,
+		// as Redis's dbRandomKey does; each draw deletes one or answers.
+		for len(db.keys) > 0 {
+			if k := m.randomKey(db); !db.expireIfNeeded(k) {
 				c.WriteBulk(k)
 				return
 			}
-			nr--
 		}
+		c.WriteNull()
 	})
+}
+
+// randomKey is one of db's keys, drawn at random; db has one.
+func (m *Miniredis) randomKey(db *RedisDB) string {
+	nr := m.randIntn(len(db.keys))
+	for k := range db.keys {
+		if nr == 0 {
+			return k
+		}
+		nr--
+	}
+	return ""
 }
 
 // RENAME
@@ -543,15 +566,17 @@ func (m *Miniredis) cmdScan(c *server.Peer, cmd string, args []string) {
 		// TYPE and MATCH filter the page once it is taken, as Redis does,
 		// so a page can be empty while the cursor is not 0.
 		page, next := scanPage(db.allKeys(), opts.cursor, opts.count)
+		if opts.withMatch {
+			page, _ = matchKeys(page, opts.match)
+		}
+		// scriptgen: a key that passed MATCH and has expired is deleted
+		// and left out, as Redis's scan does (expireIfNeeded).
 		keys := page[:0]
 		for _, k := range page {
-			if opts.withType && db.keys[k] != opts._type {
+			if db.expireIfNeeded(k) || opts.withType && db.keys[k] != opts._type {
 				continue
 			}
 			keys = append(keys, k)
-		}
-		if opts.withMatch {
-			keys, _ = matchKeys(keys, opts.match)
 		}
 		c.WriteLen(2)
 		c.WriteBulk(strconv.FormatUint(next, 10))

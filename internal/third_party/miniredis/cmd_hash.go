@@ -88,7 +88,7 @@ func (m *Miniredis) cmdHsetnx(c *server.Peer, cmd string, args []string) {
 		}
 
 		if _, ok := db.hashKeys[opts.key]; !ok {
-			db.hashKeys[opts.key] = map[string]string{}
+			db.newHash(opts.key)
 			db.keys[opts.key] = keyTypeHash
 		}
 		_, ok := db.hashKeys[opts.key][opts.field]
@@ -96,7 +96,9 @@ func (m *Miniredis) cmdHsetnx(c *server.Peer, cmd string, args []string) {
 			c.WriteInt(0)
 			return
 		}
+		db.hashAdding(opts.key, []string{opts.field, opts.value})
 		db.hashKeys[opts.key][opts.field] = opts.value
+		db.hashAdded(opts.key, opts.field)
 		db.incr(opts.key)
 		c.WriteInt(1)
 	})
@@ -196,6 +198,7 @@ func (m *Miniredis) cmdHdel(c *server.Peer, cmd string, args []string) {
 				continue
 			}
 			delete(db.hashKeys[opts.key], f)
+			db.hashRemoved(opts.key, f)
 			deleted++
 		}
 		c.WriteInt(deleted)
@@ -543,7 +546,11 @@ func (m *Miniredis) cmdHrandfield(c *server.Peer, cmd string, args []string) {
 		}
 
 		members := db.hashFields(opts.key)
-		m.shuffle(members)
+		// scriptgen: a count past the hash's size answers the whole hash
+		// in its order (hrandfieldWithCountCommand's case 2).
+		if !opts.countSet || opts.count < len(members) {
+			m.shuffle(members)
+		}
 
 		if !opts.countSet {
 			// > When called with just the key argument, return a random field from the

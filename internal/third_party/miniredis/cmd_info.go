@@ -213,9 +213,10 @@ func (m *Miniredis) infoSection(b *strings.Builder, name string) {
 			"instantaneous_input_repl_kbps", "instantaneous_output_repl_kbps"} {
 			field(k, "0.00")
 		}
-		for _, k := range []string{"rejected_connections", "sync_full", "sync_partial_ok", "sync_partial_err", "expired_keys"} {
+		for _, k := range []string{"rejected_connections", "sync_full", "sync_partial_ok", "sync_partial_err"} {
 			field(k, 0)
 		}
+		field("expired_keys", m.expiredKeys) // scriptgen: expire.go
 		field("expired_stale_perc", "0.00")
 		for _, k := range []string{"expired_time_cap_reached_count", "expire_cycle_cpu_milliseconds", "evicted_keys",
 			"evicted_clients", "total_eviction_exceeded_time", "current_eviction_exceeded_time", "keyspace_hits",

@@ -122,7 +122,7 @@ func (db *RedisDB) restore(args []string) string {
 	if err != nil {
 		return "ERR " + err.Error()
 	}
-	s, err := fromRDB(v)
+	s, err := db.master.fromRDB(v)
 	if err != nil {
 		return err.Error()
 	}
@@ -182,7 +182,16 @@ func (m *Miniredis) cmdCopy(c *server.Peer, cmd string, args []string) {
 			return
 		}
 		s := src.Snapshot(args[0])
-		if s.typ == "" || dst.LiveType(args[1]) != "" && !replace {
+		if s.typ == "" {
+			c.WriteInt(0)
+			return
+		}
+		// scriptgen: Redis looks the target up in its database
+		// (lookupKeyWrite), which deletes it there if it has expired.
+		if dst != src {
+			dst.expireIfNeeded(args[1])
+		}
+		if dst.LiveType(args[1]) != "" && !replace {
 			c.WriteInt(0)
 			return
 		}
@@ -193,7 +202,12 @@ func (m *Miniredis) cmdCopy(c *server.Peer, cmd string, args []string) {
 
 // toRDB is key's value in rdb's terms, nil when key does not exist.
 func (db *RedisDB) toRDB(key string) (rdb.Value, error) {
-	switch db.LiveType(key) {
+	return db.rdbValue(key, db.LiveType(key))
+}
+
+// rdbValue is toRDB for key of type typ, live or expired.
+func (db *RedisDB) rdbValue(key, typ string) (rdb.Value, error) {
+	switch typ {
 	case "":
 		return nil, nil
 	case keyTypeString:
@@ -208,11 +222,11 @@ func (db *RedisDB) toRDB(key string) (rdb.Value, error) {
 		sort.Strings(s)
 		return s, nil
 	case keyTypeHash:
+		// scriptgen: a listpack's fields in its order (hashorder.go).
 		h := make(rdb.Hash, 0, len(db.hashKeys[key]))
-		for k, v := range db.hashKeys[key] {
-			h = append(h, rdb.Field{Name: k, Value: v})
+		for _, k := range db.hashFields(key) {
+			h = append(h, rdb.Field{Name: k, Value: db.hashKeys[key][k]})
 		}
-		sort.Slice(h, func(i, j int) bool { return h[i].Name < h[j].Name })
 		return h, nil
 	case keyTypeSortedSet:
 		z := make(rdb.ZSet, 0, len(db.sortedsetKeys[key]))
@@ -314,7 +328,7 @@ func streamToRDB(sk *streamKey) (rdb.Value, error) {
 }
 
 // fromRDB is a snapshot of a key holding v, without expiry.
-func fromRDB(v rdb.Value) (KeySnapshot, error) {
+func (m *Miniredis) fromRDB(v rdb.Value) (KeySnapshot, error) {
 	s := KeySnapshot{typ: v.Type()}
 	switch v := v.(type) {
 	case rdb.String:
@@ -328,9 +342,15 @@ func fromRDB(v rdb.Value) (KeySnapshot, error) {
 		}
 	case rdb.Hash:
 		s.hash = make(hashKey, len(v))
-		for _, f := range v {
+		fields, values := make([]string, len(v)), make([]string, len(v))
+		for i, f := range v {
 			s.hash[f.Name] = f.Value
+			fields[i], values[i] = f.Name, f.Value
 		}
+		// scriptgen: in the payload's order while a listpack holds it
+		// (hashorder.go).
+		s.order = m.restoredHashOrder(fields, values)
+		s.listpack = s.order != nil
 	case rdb.ZSet:
 		s.zset = make(sortedSet, len(v))
 		for _, z := range v {

@@ -118,8 +118,9 @@ func (m *Miniredis) cmdObjectKey(c *server.Peer, sub string, args []string) {
 // thresholds: an integer string is "int", a string of up to 44 bytes
 // "embstr"; a hash or sorted set is a "listpack" while within its
 // *-max-listpack-entries and -value; a set of integers is an "intset"
-// within set-max-intset-entries. Redis never converts back: a value that
-// grew past a threshold and shrank again reports the small encoding here.
+// within set-max-intset-entries. Redis never converts back: a set or
+// sorted set that grew past a threshold and shrank again reports the small
+// encoding here; a hash is followed as it converts (hashorder.go).
 func (m *Miniredis) encoding(db *RedisDB, key string) string {
 	small := func(n int, entries string) bool { return int64(n) <= m.ConfigInt(entries) }
 	short := func(s, value string) bool { return int64(len(s)) <= m.ConfigInt(value) }
@@ -147,16 +148,11 @@ func (m *Miniredis) encoding(db *RedisDB, key string) string {
 		}
 		return "intset"
 	case keyTypeHash:
-		h := db.hashKeys[key]
-		if !small(len(h), "hash-max-listpack-entries") {
-			return "hashtable"
+		// scriptgen: a hash converts as Redis converts it (hashorder.go).
+		if db.isListpackHash(key) {
+			return "listpack"
 		}
-		for f, v := range h {
-			if !short(f, "hash-max-listpack-value") || !short(v, "hash-max-listpack-value") {
-				return "hashtable"
-			}
-		}
-		return "listpack"
+		return "hashtable"
 	case keyTypeSortedSet:
 		z := db.sortedsetKeys[key]
 		if !small(len(z), "zset-max-listpack-entries") {

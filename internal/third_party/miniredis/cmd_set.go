@@ -95,7 +95,7 @@ func (m *Miniredis) cmdSdiff(c *server.Peer, cmd string, args []string) {
 		}
 
 		c.WriteSetLen(len(set))
-		for k := range set {
+		for _, k := range db.setOrder(set) { // scriptgen: hashorder.go
 			c.WriteBulk(k)
 		}
 	})
@@ -142,7 +142,7 @@ func (m *Miniredis) cmdSinter(c *server.Peer, cmd string, args []string) {
 		}
 
 		c.WriteLen(len(set))
-		for k := range set {
+		for _, k := range db.setOrder(set) { // scriptgen: hashorder.go
 			c.WriteBulk(k)
 		}
 	})
@@ -562,7 +562,7 @@ func (m *Miniredis) cmdSunion(c *server.Peer, cmd string, args []string) {
 		}
 
 		c.WriteLen(len(set))
-		for k := range set {
+		for _, k := range db.setOrder(set) { // scriptgen: hashorder.go
 			c.WriteBulk(k)
 		}
 	})

@@ -92,7 +92,8 @@ func (m *Miniredis) cmdSort(c *server.Peer, cmd string, args []string) {
 			for e := range db.setKeys[key] {
 				elems = append(elems, e)
 			}
-			sort.Strings(elems) // Redis's order is its hash table's; ours is fixed.
+			sort.Strings(elems)   // Redis's order is its hash table's; ours is fixed.
+			db.intsetOrder(elems) // scriptgen: an intset's is numeric
 		case keyTypeSortedSet:
 			elems = db.ssetMembers(key)
 		default:
@@ -255,6 +256,7 @@ func lookupByPattern(db *RedisDB, pattern, elem string) *string {
 		pattern = pattern[:arrow]
 	}
 	key := pattern[:star] + elem + pattern[star+1:]
+	db.expireIfNeeded(key) // scriptgen: lookupKeyRead's, expire.go
 	switch db.LiveType(key) {
 	case keyTypeString:
 		if hashed {

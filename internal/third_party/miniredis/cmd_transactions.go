@@ -64,7 +64,7 @@ func (m *Miniredis) cmdExec(c *server.Peer, cmd string, args []string) {
 
 	// Check WATCHed keys.
 	for t, version := range ctx.watch {
-		if m.db(t.db).keyVersion[t.key] > version {
+		if m.db(t.db).watchedChanged(t.key, version, ctx.watchStale[t]) {
 			// Abort! Abort!
 			stopTx(ctx)
 			c.WriteLen(-1)

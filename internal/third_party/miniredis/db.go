@@ -59,6 +59,7 @@ func (db *RedisDB) flush() {
 	db.ttl = map[string]time.Duration{}
 	db.ttlHeap = nil
 	db.ssIndexes = map[string]*ssIndex{}
+	db.hashOrder = map[string][]string{}
 	db.hashTTLs = map[string]map[string]time.Duration{}
 	db.streamKeys = map[string]*streamKey{}
 }
@@ -81,6 +82,9 @@ func (db *RedisDB) move(key string, to *RedisDB) bool {
 		to.hashKeys[key] = db.hashKeys[key]
 		if fieldTTLs, ok := db.hashTTLs[key]; ok {
 			to.hashTTLs[key] = fieldTTLs
+		}
+		if order, ok := db.hashOrder[key]; ok {
+			to.hashOrder[key] = order
 		}
 	case keyTypeList:
 		to.listKeys[key] = db.listKeys[key]
@@ -115,6 +119,9 @@ func (db *RedisDB) rename(from, to string) {
 		db.hashKeys[to] = db.hashKeys[from]
 		if fieldTTLs, ok := db.hashTTLs[from]; ok {
 			db.hashTTLs[to] = fieldTTLs
+		}
+		if order, ok := db.hashOrder[from]; ok {
+			db.hashOrder[to] = order
 		}
 	case keyTypeList:
 		db.listKeys[to] = db.listKeys[from]
@@ -157,6 +164,7 @@ func (db *RedisDB) del(k string, delTTL bool) {
 	case keyTypeHash:
 		delete(db.hashKeys, k)
 		delete(db.hashTTLs, k)
+		delete(db.hashOrder, k)
 	case keyTypeList:
 		delete(db.listKeys, k)
 	case keyTypeSet:
@@ -339,12 +347,18 @@ func (db *RedisDB) setRem(k string, fields ...string) int {
 
 // All members of a set.
 func (db *RedisDB) setMembers(k string) []string {
-	set := db.setKeys[k]
+	return db.setOrder(db.setKeys[k])
+}
+
+// setOrder is set's members in Redis's order for an intset, numeric, and
+// sorted by bytes otherwise (scriptgen: hashorder.go).
+func (db *RedisDB) setOrder(set setKey) []string {
 	members := make([]string, 0, len(set))
 	for k := range set {
 		members = append(members, k)
 	}
 	sort.Strings(members)
+	db.intsetOrder(members)
 	return members
 }
 
@@ -358,8 +372,12 @@ func (db *RedisDB) setIsMember(k, v string) bool {
 	return ok
 }
 
-// hashFields returns all (sorted) keys ('fields') for a hash key.
+// hashFields returns all keys ('fields') for a hash key (scriptgen: a
+// listpack's in its order, a hash table's sorted; hashorder.go).
 func (db *RedisDB) hashFields(k string) []string {
+	if order, ok := db.hashOrder[k]; ok {
+		return append([]string(nil), order...)
+	}
 	v := db.hashKeys[k]
 	var r []string
 	for k := range v {
@@ -369,15 +387,16 @@ func (db *RedisDB) hashFields(k string) []string {
 	return r
 }
 
-// hashValues returns all (sorted) values a hash key.
+// hashValues returns all values a hash key (scriptgen: in the order of
+// its fields, as Redis's HVALS and HKEYS walk the hash alike; upstream
+// sorted the values).
 func (db *RedisDB) hashValues(k string) []string {
 	h := db.hashKeys[k]
-	var r []string
-	for _, v := range h {
-		r = append(r, v)
+	fields := db.hashFields(k)
+	for i, f := range fields {
+		fields[i] = h[f]
 	}
-	sort.Strings(r)
-	return r
+	return fields
 }
 
 // hashGet a value
@@ -398,15 +417,16 @@ func (db *RedisDB) hashSet(k string, fv ...string) int {
 	}
 	h, ok := db.hashKeys[k]
 	if !ok {
-		h = map[string]string{}
-		db.hashKeys[k] = h
+		h = db.newHash(k)
 	}
+	db.hashAdding(k, fv) // scriptgen: hashorder.go
 	new := 0
 	for idx := 0; idx+1 < len(fv); idx += 2 {
 		n := len(h)
 		h[fv[idx]] = fv[idx+1]
 		if len(h) > n {
 			new++
+			db.hashAdded(k, fv[idx])
 		}
 	}
 	if len(fv) > 1 {
@@ -769,6 +789,7 @@ func (db *RedisDB) checkHashFieldTTL(key string, duration time.Duration) {
 		if fieldTTLs[field] <= 0 {
 			// Delete the expired field
 			delete(db.hashKeys[key], field)
+			db.hashRemoved(key, field)
 			delete(fieldTTLs, field)
 
 			// If hash is now empty, delete the entire key

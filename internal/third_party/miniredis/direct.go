@@ -5,6 +5,7 @@ package miniredis
 import (
 	"errors"
 	"math/big"
+	"sort"
 	"time"
 )
 
@@ -363,7 +364,11 @@ func (db *RedisDB) HKeys(key string) ([]string, error) {
 	if db.t(key) != keyTypeHash {
 		return nil, ErrWrongType
 	}
-	return db.hashFields(key), nil
+	// scriptgen: sorted, as upstream documents it; HKEYS answers in
+	// Redis's order (hashorder.go).
+	fields := db.hashFields(key)
+	sort.Strings(fields)
+	return fields, nil
 }
 
 // Del deletes a key and any expiration value. Returns whether there was a key.
@@ -595,6 +600,7 @@ func (db *RedisDB) hdel(k, f string) {
 		return
 	}
 	delete(db.hashKeys[k], f)
+	db.hashRemoved(k, f)
 	db.incr(k)
 }
 

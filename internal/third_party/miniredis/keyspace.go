@@ -72,6 +72,8 @@ type KeySnapshot struct {
 	typ      string
 	str      string
 	hash     hashKey
+	order    []string // scriptgen: a listpack hash's fields in order (hashorder.go)
+	listpack bool     // the hash is a listpack
 	list     listKey
 	set      setKey
 	zset     sortedSet
@@ -99,6 +101,9 @@ func (db *RedisDB) Snapshot(key string) KeySnapshot {
 		s.str = db.stringKeys[key]
 	case keyTypeHash:
 		s.hash = copyMap(db.hashKeys[key])
+		if order, ok := db.hashOrder[key]; ok {
+			s.order, s.listpack = append([]string(nil), order...), true
+		}
 		if f, ok := db.hashTTLs[key]; ok {
 			s.fieldTTL = copyMap(f)
 		}
@@ -134,6 +139,9 @@ func (db *RedisDB) RestoreSnapshot(key string, s KeySnapshot) {
 		db.stringKeys[key] = s.str
 	case keyTypeHash:
 		db.hashKeys[key] = s.hash
+		if s.listpack {
+			db.hashOrder[key] = s.order
+		}
 		if s.fieldTTL != nil {
 			db.hashTTLs[key] = s.fieldTTL
 		}

@@ -51,6 +51,7 @@ type RedisDB struct {
 	ttlHeap       ttlHeap                             // scriptgen: the deadlines in order, stale ones included
 	hashTTLs      map[string]map[string]time.Duration // Hash TTL values
 	ssIndexes     map[string]*ssIndex                 // scriptgen: sorted sets in order (ssindex.go)
+	hashOrder     map[string][]string                 // scriptgen: listpack hashes' fields in order (hashorder.go)
 	lru           map[string]time.Time                // last recently used ( read or written to )
 	keyVersion    map[string]uint                     // used to watch values
 }
@@ -89,6 +90,12 @@ type Miniredis struct {
 
 	cachedScripts func() int // scriptgen: see SetCachedScripts
 
+	// scriptgen: DEBUG set-active-expire 0 turned the active expiry
+	// cycle off: keys expire only when a command looks them up
+	// (expire.go).
+	noActiveExpire bool
+	expiredKeys    int64 // scriptgen: INFO's expired_keys (expire.go)
+
 	// scriptgen: clients waiting in blocking, oldest first, and whether
 	// serveBlocked runs their commands (blockq.go)
 	blockq  []*blockWaiter
@@ -111,6 +118,7 @@ type connCtx struct {
 	transaction      []txCmd        // transaction callbacks. Or nil.
 	dirtyTransaction bool           // any error during QUEUEing
 	watch            map[dbKey]uint // WATCHed keys
+	watchStale       map[dbKey]bool // scriptgen: WATCHed keys expired then (expire.go)
 	subscriber       *Subscriber    // client is in PUBSUB mode if not nil
 	nested           bool           // this is called via Lua
 	nestedSHA        string         // set to the SHA of the nesting function
@@ -144,6 +152,7 @@ func newRedisDB(id int, m *Miniredis) RedisDB {
 		ttl:           map[string]time.Duration{},
 		hashTTLs:      make(map[string]map[string]time.Duration),
 		ssIndexes:     map[string]*ssIndex{},
+		hashOrder:     map[string][]string{},
 		keyVersion:    map[string]uint{},
 	}
 }
@@ -743,10 +752,17 @@ func watch(db *RedisDB, ctx *connCtx, key string) {
 	}
 	db.master.watched = true
 	ctx.watch[dbKey{db: db.id, key: key}] = db.keyVersion[key] // Can be 0.
+	if db.expired(key) {
+		if ctx.watchStale == nil {
+			ctx.watchStale = map[dbKey]bool{}
+		}
+		ctx.watchStale[dbKey{db: db.id, key: key}] = true
+	}
 }
 
 func unwatch(ctx *connCtx) {
 	ctx.watch = nil
+	ctx.watchStale = nil
 }
 
 // setDirty can be called even when not in an tx. Is an no-op then.
@@ -899,6 +915,10 @@ func (m *Miniredis) copy(
 		destDB.stringKeys[dst] = srcDB.stringKeys[src]
 	case keyTypeHash:
 		destDB.hashKeys[dst] = copyHashKey(srcDB.hashKeys[src])
+		delete(destDB.hashOrder, dst)
+		if order, ok := srcDB.hashOrder[src]; ok {
+			destDB.hashOrder[dst] = append([]string(nil), order...)
+		}
 	case keyTypeList:
 		destDB.listKeys[dst] = copyListKey(srcDB.listKeys[src])
 	case keyTypeSet:

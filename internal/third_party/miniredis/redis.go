@@ -233,8 +233,11 @@ func withTx(
 ) {
 	ctx := getCtx(c)
 
+	// scriptgen: with the active expiry cycle off, the expired keys the
+	// command names go when it runs (expire.go): here, or at EXEC.
 	if ctx.nested {
 		// this is a call via Lua's .call(). It's already locked.
+		m.expireNamedKeys(c, ctx)
 		cb(c, ctx)
 		m.signal.Broadcast()
 		return
@@ -243,6 +246,7 @@ func withTx(
 	if inTx(ctx) {
 		// scriptgen: INFO commandstats counts it when EXEC runs it.
 		counted := c.CountLater()
+		cb := m.lazyExpiring(c, cb)
 		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) { counted(func() { cb(c, ctx) }) })
 		c.WriteInline("QUEUED")
 		return
@@ -255,6 +259,7 @@ func withTx(
 	// and every other client waiting for ever (LPOS with a COUNT near
 	// 2^63 did, found by the grammar differential).
 	defer m.Unlock()
+	m.expireNamedKeys(c, ctx)
 	cb(c, ctx)
 	// done, wake up anyone who waits on anything.
 	m.signal.Broadcast()
@@ -275,6 +280,7 @@ func blocking(
 	var (
 		ctx = getCtx(c)
 	)
+	cb = m.lazyExpiringBlock(c, cb) // scriptgen: see withTx
 	if inTx(ctx) {
 		counted := c.CountLater() // scriptgen: see withTx
 		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) {

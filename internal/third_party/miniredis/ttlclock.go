@@ -117,9 +117,24 @@ func (m *Miniredis) advanceTTLs(elapsed time.Duration) {
 	}
 }
 
-// expireDue deletes the keys whose deadline the TTL clock has reached, or,
-// with redisExpiry, passed, and moves the hash-field TTLs on by elapsed.
+// expireDue moves the hash-field TTLs on by elapsed and, unless DEBUG
+// set-active-expire turned the active cycle off (expire.go), expires the
+// keys due.
 func (db *RedisDB) expireDue(elapsed time.Duration) {
+	if !db.master.noActiveExpire {
+		db.expireDueKeys()
+	}
+	if len(db.hashTTLs) == 0 {
+		return // scriptgen: no range over an empty map on every clock move
+	}
+	for key := range db.hashTTLs {
+		db.checkHashFieldTTL(key, elapsed)
+	}
+}
+
+// expireDueKeys deletes the keys whose deadline the TTL clock has reached,
+// or, with redisExpiry, passed.
+func (db *RedisDB) expireDueKeys() {
 	now := db.master.ttlNow
 	for len(db.ttlHeap) > 0 && db.ttlHeap[0].at <= now {
 		e := db.ttlHeap.pop()
@@ -135,13 +150,7 @@ func (db *RedisDB) expireDue(elapsed time.Duration) {
 			db.setTTL(e.key, 1)
 			continue
 		}
-		db.del(e.key, true)
-	}
-	if len(db.hashTTLs) == 0 {
-		return // scriptgen: no range over an empty map on every clock move
-	}
-	for key := range db.hashTTLs {
-		db.checkHashFieldTTL(key, elapsed)
+		db.deleteExpired(e.key)
 	}
 }
 

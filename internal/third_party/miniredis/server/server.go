@@ -230,12 +230,17 @@ func (s *Server) Dispatch(c *Peer, args []string) {
 // run is the end of Dispatch and RunHandler: the handler, then the
 // protocol switch it may have asked for (HELLO).
 func run(c *Peer, h Cmd, cmdUp string, args []string) {
+	c.runCmd, c.runArgs = cmdUp, args
 	h(c, cmdUp, args)
 	if c.SwitchResp3 != nil {
 		c.Resp3 = *c.SwitchResp3
 		c.SwitchResp3 = nil
 	}
 }
+
+// Running is the name (upper case) and arguments of the command whose
+// handler runs on c, or the last one that ran.
+func (c *Peer) Running() (string, []string) { return c.runCmd, c.runArgs }
 
 // Wrap replaces the handler of every registered command with what wrap
 // makes of it (scriptgen: checks that run before a command, as the
@@ -329,6 +334,12 @@ type Peer struct {
 	// touches them.
 	nerr int64
 	cmd  cmdState
+	// scriptgen: the name and arguments of the command whose handler
+	// runs (run sets them), for what is decided where it runs:
+	// miniredis expires the keys a command names when it executes,
+	// which for a queued command is at EXEC.
+	runCmd  string
+	runArgs []string
 }
 
 func NewPeer(w *bufio.Writer) *Peer {
