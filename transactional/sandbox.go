@@ -113,6 +113,7 @@ func newSandbox(e *Engine, functions bool) *sandbox {
 	s.pcallfn = L.NewFunction(pcallHandler)
 	s.hostedRun = L.NewFunction(s.runHosted)
 	s.store.RawSetString("pcall", L.NewFunction(s.redisPcall))
+	s.store.RawSetString("xpcall", L.NewFunction(luaXpcall))
 	s.store.RawSetString("error", L.NewFunction(lua51.Error))
 	s.store.RawSetString("rawset", L.NewFunction(s.rawset))
 	s.store.RawSetString("setmetatable", L.NewFunction(s.setmetatable))
@@ -418,6 +419,41 @@ func (s *sandbox) redisPcall(L *lua.LState) int {
 	}
 	L.Insert(lua.LTrue, 1)
 	return L.GetTop()
+}
+
+// luaXpcall is xpcall whose handler gets a runtime error in Lua 5.1's
+// words, as pcall's caller does (pcallHandler): gopher-lua's own xpcall
+// hands it gopher-lua's ("attempt to index a non-table object(nil) with
+// key 'x'" for "attempt to index local 't' (a nil value)").
+func luaXpcall(L *lua.LState) int {
+	fn := L.CheckFunction(1)
+	handler := L.NewClosure(xpcallHandler, L.CheckFunction(2))
+	top := L.GetTop()
+	L.Push(fn)
+	if err := L.PCall(0, lua.MultRet, handler); err != nil {
+		L.Push(lua.LFalse)
+		if aerr, ok := err.(*lua.ApiError); ok {
+			L.Push(aerr.Object)
+		} else {
+			L.Push(lua.LString(err.Error()))
+		}
+		return 2
+	}
+	L.Insert(lua.LTrue, top+1)
+	return L.GetTop() - top
+}
+
+// xpcallHandler rewrites the error as pcallHandler does, then calls the
+// script's handler, its upvalue, with it.
+func xpcallHandler(L *lua.LState) int {
+	v := L.Get(1)
+	if str, ok := v.(lua.LString); ok {
+		v = lua.LString(lua51.Message(L, string(str), luaErrorFrame(L)))
+	}
+	L.Push(L.Get(lua.UpvalueIndex(1)))
+	L.Push(v)
+	L.Call(1, 1)
+	return 1
 }
 
 // pcallHandler rewrites a runtime error into Lua 5.1's words while the
