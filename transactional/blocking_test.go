@@ -175,3 +175,46 @@ func TestBlockedServedBeforeNextCommand(t *testing.T) {
 		}
 	})
 }
+
+// TestBlockedClientGoneAtOnce: a blocked client that closes its connection
+// is no longer blocked, however long it had waited and whatever it sent
+// while it waited, as Redis frees it. Serve saw the close only once the
+// command had run 100 to 200 ms (the watcher's sweep), and never when the
+// client had sent a request while blocked: INFO counted a client that was
+// gone, so the suite's wait_for_blocked_client went on before its own
+// client blocked, CLIENT UNBLOCK found no one, and the suite waited for
+// ever ("client unblock tests", after "Regression for bug 593"), and the
+// gone client could take an element pushed later.
+func TestBlockedClientGoneAtOnce(t *testing.T) {
+	blockTargets(t, func(t *testing.T, addr string) {
+		r := dialRaw(t, addr)
+		for round := 0; round < 5; round++ {
+			r.do("DEL", "k")
+			rd := dialRaw(t, addr)
+			rd.send([]string{"BLPOP", "k", "0"})
+			r.mustBlocked(1)
+			rd.c.Close()
+			// A close is seen within a few ms; the sweep took 100 ms at least.
+			start := time.Now()
+			if !r.waitBlocked(0, 80*time.Millisecond) {
+				t.Fatalf("round %d: a blocked client that closed still counts %s ms later",
+					round, fmt.Sprint(time.Since(start).Milliseconds()))
+			}
+
+			// Sent while blocked, then gone: still gone.
+			rd = dialRaw(t, addr)
+			rd.send([]string{"BLPOP", "k", "0"})
+			r.mustBlocked(1)
+			rd.send([]string{"PING"})
+			time.Sleep(5 * time.Millisecond)
+			rd.c.Close()
+			if !r.waitBlocked(0, time.Second) {
+				t.Fatalf("round %d: a blocked client that sent PING and closed still counts (%s)", round, r.blockedClients())
+			}
+			r.send([]string{"LPUSH", "k", "v"}, []string{"LLEN", "k"})
+			if got := r.read(5*time.Second) + r.read(5*time.Second); got != ":1\r\n:1\r\n" {
+				t.Fatalf("round %d: LPUSH k v, LLEN k after the blocked client left: %q", round, got)
+			}
+		}
+	})
+}

@@ -304,6 +304,7 @@ func blocking(
 	// wait for comes (blockq.go); this goroutine waits without the lock
 	// until then, its time is up or the server closes.
 	w := m.block(c, ctx, cb)
+	c.Blocked()
 	m.Unlock()
 	var expired <-chan time.Time
 	if timeout != 0 {
