@@ -19,20 +19,33 @@ import (
 
 // blockWaiter is one client waiting in blocking.
 type blockWaiter struct {
-	c    *server.Peer
-	ctx  *connCtx
-	cb   blockCmd
-	done bool // cb has answered it
+	c   *server.Peer
+	ctx *connCtx
+	cb  blockCmd
+	// done: cb, CLIENT UNBLOCK or the client's close has ended the wait
+	// and taken the client out of the queue, under the lock.
+	done bool
+	// wake tells the client's goroutine, which waits without the lock,
+	// that it is done (a buffer of one: the sender never waits).
+	wake chan struct{}
 }
 
 // block queues a client whose command found nothing to serve it.
 func (m *Miniredis) block(c *server.Peer, ctx *connCtx, cb blockCmd) *blockWaiter {
-	w := &blockWaiter{c: c, ctx: ctx, cb: cb}
+	w := &blockWaiter{c: c, ctx: ctx, cb: cb, wake: make(chan struct{}, 1)}
 	m.blockq = append(m.blockq, w)
 	return w
 }
 
-// unblock takes a client out of the queue (served, timed out or gone).
+// finish ends w's wait: out of the queue, and its goroutine told. Under the
+// lock.
+func (m *Miniredis) finish(w *blockWaiter) {
+	w.done = true
+	m.unblock(w)
+	w.wake <- struct{}{}
+}
+
+// unblock takes a client out of the queue.
 func (m *Miniredis) unblock(w *blockWaiter) {
 	for i, x := range m.blockq {
 		if x == w {
@@ -55,36 +68,56 @@ func (m *Miniredis) wrongTypeWakes(c *server.Peer) bool {
 	return true
 }
 
+// Unlock serves the blocked clients that the lock's holder made ready, then
+// releases the lock: Redis serves them at the end of the command that
+// readied them (handleClientsBlockedOnKeys), before any other command runs.
+// Each waiting goroutine used to be woken to serve them, after the holder
+// had released the lock, so the holder's next command could run first:
+// "Linked LMOVEs" found the element still in the source list. It also
+// woke every blocked client on every command, and each took the lock.
+func (m *Miniredis) Unlock() {
+	if len(m.blockq) > 0 {
+		m.serveBlocked()
+	}
+	m.lock.Unlock()
+}
+
 // serveBlocked runs the queued commands oldest first, under the lock, each
 // answering its own client, until a pass serves none: a BLMOVE served may
-// push what an older client waits for.
+// push what an older client waits for. A client closed meanwhile (gone,
+// CLIENT KILL) leaves the queue unanswered.
 func (m *Miniredis) serveBlocked() {
 	m.serving = true
 	defer func() { m.serving = false }()
-	for served := m.Ctx.Err() == nil; served; {
+	for served := true; served; {
 		served = false
-		for _, w := range m.blockq {
-			if w.done || w.c.Closed() {
+		for i := 0; i < len(m.blockq); i++ {
+			w := m.blockq[i]
+			switch {
+			case w.c.Closed():
+			case m.Ctx.Err() == nil && w.cb(w.c, w.ctx):
+				served = true
+			default:
 				continue
 			}
-			if w.cb(w.c, w.ctx) {
-				w.done, served = true, true
-			}
+			m.finish(w)
+			i--
 		}
 	}
+}
+
+// wakeGone is the server's wake (SetWake) when it sees a client leave: the
+// Unlock takes a blocked one out.
+func (m *Miniredis) wakeGone() {
+	m.lock.Lock()
+	m.Unlock()
 }
 
 // blockedClients is INFO's blocked_clients: the clients waiting in a
 // blocking command (BLPOP, BLMOVE, BZPOPMIN, XREAD BLOCK, …), where
 // upstream answered 0.
 func (m *Miniredis) blockedClients() int {
-	n := 0
-	for _, w := range m.blockq {
-		if !w.done {
-			n++
-		}
-	}
-	return n
+	return len(m.blockq)
 }
 
 // nullArray is what a blocking command answers when its time is up, and
@@ -125,15 +158,16 @@ func (m *Miniredis) cmdClientUnblock(c *server.Peer, args []string) {
 		return
 	}
 	for _, w := range m.blockq {
-		if w.done || clientID(w.c) != id {
+		if clientID(w.c) != id {
 			continue
 		}
-		w.done = true
+		// The reply first: finish lets the client's goroutine flush.
 		if withError {
 			w.c.WriteError("UNBLOCKED client unblocked via CLIENT UNBLOCK")
 		} else {
 			nullArray(w.c)
 		}
+		m.finish(w)
 		c.WriteInt(1)
 		return
 	}

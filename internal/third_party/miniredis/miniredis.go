@@ -235,13 +235,9 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	m.srv = s
 	s.SetPreHook(m.nextPreHook)
 	s.TrackCommands(commandNames) // scriptgen: INFO commandstats
-	// scriptgen: a blocked command of a client that went away looks again
-	// (it checks Peer.Closed) instead of waiting for a push or forever.
-	s.SetWake(func() {
-		m.Lock()
-		m.signal.Broadcast()
-		m.Unlock()
-	})
+	// scriptgen: a blocked command of a client that went away ends
+	// (blockq.go) instead of waiting for a push or forever.
+	s.SetWake(m.wakeGone)
 	m.nextPreHook = nil
 	if a := s.Addr(); a != nil {
 		m.ip = a.IP.String()

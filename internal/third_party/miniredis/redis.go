@@ -1,12 +1,10 @@
 package miniredis
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/big"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
@@ -294,51 +292,47 @@ func blocking(
 		return
 	}
 
-	localCtx, cancel := context.WithCancel(m.Ctx)
-	defer cancel()
-	timedOut := false
-	if timeout != 0 {
-		go setCondTimer(localCtx, m.signal, &timedOut, timeout)
+	if ctx.nested {
+		// A script's call, under the script's hold of the lock: Redis
+		// lets no script block (its commands are "noscript").
+		if !cb(c, ctx) {
+			onTimeout(c)
+		}
+		return
 	}
-	go func() {
-		<-localCtx.Done()
-		m.signal.Broadcast() // main loop might miss this signal
-	}()
-
-	if !ctx.nested {
-		// this is a call via Lua's .call(). It's already locked.
-		m.Lock()
-		defer m.Unlock()
-	}
+	m.Lock()
 	if c.Closed() || m.Ctx.Err() != nil || cb(c, ctx) {
+		m.Unlock()
 		return
 	}
 	// scriptgen: queued, so that clients are served in the order they
-	// blocked, as Redis does (blockq.go); each woke and raced for the lock.
+	// blocked, as Redis does, by whoever holds the lock when what they
+	// wait for comes (blockq.go); this goroutine waits without the lock
+	// until then, its time is up or the server closes.
 	w := m.block(c, ctx, cb)
-	defer m.unblock(w)
-	for !timedOut {
-		m.signal.Wait()
-		if c.Closed() || m.Ctx.Err() != nil {
-			return
-		}
-		if m.serveBlocked(); w.done {
-			return
-		}
+	c.Blocked()
+	m.Unlock()
+	var expired <-chan time.Time
+	if timeout != 0 {
+		t := time.NewTimer(timeout)
+		defer t.Stop()
+		expired = t.C
 	}
-	onTimeout(c)
-}
-
-func setCondTimer(ctx context.Context, sig *sync.Cond, timedOut *bool, timeout time.Duration) {
-	dl := time.NewTimer(timeout)
-	defer dl.Stop()
 	select {
-	case <-dl.C:
-		sig.L.Lock() // for timedOut
-		*timedOut = true
-		sig.Broadcast() // main loop might miss this signal
-		sig.L.Unlock()
-	case <-ctx.Done():
+	case <-w.wake:
+		return // answered, or gone
+	case <-expired:
+	case <-m.Ctx.Done():
+	}
+	m.Lock()
+	defer m.Unlock()
+	if w.done {
+		return // served in the meantime
+	}
+	m.unblock(w)
+	w.done = true
+	if !c.Closed() && m.Ctx.Err() == nil {
+		onTimeout(c)
 	}
 }
 

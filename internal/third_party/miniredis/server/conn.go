@@ -59,6 +59,7 @@ func (s *Server) servePeer(c net.Conn) {
 	// socket read meanwhile, which the watcher does once it runs long.
 	w := s.watchers.add(s, ic, rd, peer)
 	defer s.watchers.remove(w)
+	peer.watch = w
 	for {
 		args, err := s.readSafe(c, r)
 		if err != nil {
@@ -122,10 +123,13 @@ type watcher struct {
 	ic    *idleConn
 	rd    *bufio.Reader
 	peer  *Peer
-	state atomic.Int32  // watchIdle, watchArmed or watchRunning
-	begun atomic.Uint64 // commands begun (arm)
-	seen  uint64        // begun at the sweep before; the sweeper's own
-	done  chan struct{} // the running watch has ended
+	state atomic.Int32 // watchIdle, watchArmed or watchRunning
+	// blocked is set while the command waits for others (Peer.Blocked):
+	// at EOF the client goes even with requests it sent meanwhile.
+	blocked atomic.Bool
+	begun   atomic.Uint64 // commands begun (arm)
+	seen    uint64        // begun at the sweep before; the sweeper's own
+	done    chan struct{} // the running watch has ended
 }
 
 // watchers are a server's watchers and the sweeper that starts their
@@ -204,6 +208,7 @@ func (w *watcher) arm() {
 // disarm ends the command's watch: nothing if the sweeper has not started
 // one, else the running read, which it interrupts and waits for.
 func (w *watcher) disarm() {
+	w.blocked.Store(false)
 	if w.state.CompareAndSwap(watchArmed, watchIdle) {
 		return
 	}
@@ -221,6 +226,15 @@ func (w *watcher) disarm() {
 	w.ic.interrupt.Store(false)
 	w.ic.Conn.SetReadDeadline(time.Time{})
 	w.state.Store(watchIdle)
+}
+
+// now starts the command's watch at once, not at the sweep after next, and
+// makes an EOF end the client whatever it sent before.
+func (w *watcher) now() {
+	w.blocked.Store(true)
+	if w.state.CompareAndSwap(watchArmed, watchRunning) {
+		go w.watch()
+	}
 }
 
 // holdsRequest reports whether b holds a whole request that read would
@@ -246,7 +260,9 @@ func (w *watcher) watch() {
 			// Requests sent before the EOF run after this command, as
 			// when a reader goroutine parsed ahead; anything else (an
 			// empty line, half a request) is skipped or cut by the EOF.
-			if b, _ := w.rd.Peek(w.rd.Buffered()); !holdsRequest(b) {
+			// A blocked client that leaves is gone, as Redis frees it
+			// without running what it sent while blocked.
+			if b, _ := w.rd.Peek(w.rd.Buffered()); w.blocked.Load() || !holdsRequest(b) {
 				w.peer.Close()
 				w.s.wakeBlocked()
 			}

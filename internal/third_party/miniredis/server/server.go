@@ -340,6 +340,9 @@ type Peer struct {
 	// which for a queued command is at EXEC.
 	runCmd  string
 	runArgs []string
+	// watch reads the client's socket while its command runs long
+	// (conn.go); nil for a peer the server does not read.
+	watch *watcher
 }
 
 func NewPeer(w *bufio.Writer) *Peer {
@@ -360,6 +363,17 @@ func (c *Peer) Close() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.closed = true
+}
+
+// Blocked tells the server that the peer's command waits for other
+// clients (BLPOP and the like; scriptgen). Its socket is read from now on,
+// as Redis reads a blocked client, not from the watcher's sweep 100 to
+// 200 ms later: a client that leaves is closed, and the commands that
+// wait woken (SetWake), at once, and INFO no longer counts it blocked.
+func (c *Peer) Blocked() {
+	if c.watch != nil {
+		c.watch.now()
+	}
 }
 
 // Return true if the peer connection closed.
