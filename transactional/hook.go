@@ -251,6 +251,13 @@ func validateSubcommand(cmd string, args []string) string {
 
 // runCommand runs one of our commands; the caller holds miniredis's lock.
 func (e *Engine) runCommand(c *server.Peer, cmd string, args []string) {
+	// A unit of replication: a script propagates the effects of the
+	// commands it called, wrapped in MULTI/EXEC when more than one, and
+	// never itself (Redis 7's script.c, preventCommandPropagation).
+	e.m.Unit(cmd, func() { e.runScriptCommand(c, cmd, args) })
+}
+
+func (e *Engine) runScriptCommand(c *server.Peer, cmd string, args []string) {
 	defer e.recoverInto(c)
 	switch cmd {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":

@@ -93,6 +93,11 @@ type Miniredis struct {
 	// serveBlocked runs their commands (blockq.go)
 	blockq  []*blockWaiter
 	serving bool
+
+	// scriptgen: changes to the dataset (Redis's server.dirty), and the
+	// replicas the writes are streamed to (repl.go)
+	dirty int64
+	repl  replication
 }
 
 type txCmd func(*server.Peer, *connCtx)
@@ -250,6 +255,7 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsSortedSet(m)
 	commandsStream(m)
 	commandsTransaction(m)
+	commandsReplication(m)
 	commandsGeo(m)
 	commandsCluster(m)
 	commandsHll(m)
@@ -394,6 +400,7 @@ func (m *Miniredis) swapDB(i, j int) bool {
 
 	m.dbs[i] = db2
 	m.dbs[j] = db1
+	m.dirtied()
 
 	return true
 }

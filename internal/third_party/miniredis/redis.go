@@ -232,10 +232,13 @@ func withTx(
 	cb txCmd,
 ) {
 	ctx := getCtx(c)
+	// scriptgen: every command runs through propagate, which streams what
+	// it changed to the replicas (repl.go).
+	name, args := c.Command()
 
 	if ctx.nested {
 		// this is a call via Lua's .call(). It's already locked.
-		cb(c, ctx)
+		m.propagate(ctx.selectedDB, name, args, func() { cb(c, ctx) })
 		m.signal.Broadcast()
 		return
 	}
@@ -243,7 +246,10 @@ func withTx(
 	if inTx(ctx) {
 		// scriptgen: INFO commandstats counts it when EXEC runs it.
 		counted := c.CountLater()
-		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) { counted(func() { cb(c, ctx) }) })
+		args = append([]string(nil), args...)
+		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) {
+			counted(func() { m.propagate(ctx.selectedDB, name, args, func() { cb(c, ctx) }) })
+		})
 		c.WriteInline("QUEUED")
 		return
 	}
@@ -255,7 +261,7 @@ func withTx(
 	// and every other client waiting for ever (LPOS with a COUNT near
 	// 2^63 did, found by the grammar differential).
 	defer m.Unlock()
-	cb(c, ctx)
+	m.propagate(ctx.selectedDB, name, args, func() { cb(c, ctx) })
 	// done, wake up anyone who waits on anything.
 	m.signal.Broadcast()
 }
@@ -275,6 +281,17 @@ func blocking(
 	var (
 		ctx = getCtx(c)
 	)
+	// scriptgen: each try that serves the client is a unit of
+	// propagation of its own, as a blocked client served is in Redis
+	// (blocked.c); the arguments are kept for the tries that run later.
+	name, args := c.Command()
+	args = append([]string(nil), args...)
+	inner := cb
+	cb = func(c *server.Peer, ctx *connCtx) bool {
+		done := false
+		m.propagate(ctx.selectedDB, name, args, func() { done = inner(c, ctx) })
+		return done
+	}
 	if inTx(ctx) {
 		counted := c.CountLater() // scriptgen: see withTx
 		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) {

@@ -207,6 +207,9 @@ func (s *Server) Dispatch(c *Peer, args []string) {
 	// the clients' goroutines.
 	st := s.CommandStat(cmdUp, args)
 	mark := c.startCmd(st)
+	outerName, outerArgs := c.cmdName, c.cmdArgs
+	c.cmdName, c.cmdArgs = cmdUp, args
+	defer func() { c.cmdName, c.cmdArgs = outerName, outerArgs }()
 	if h := s.preHook.Load(); h != nil {
 		if (*h)(c, cmdUp, args...) {
 			c.endCmd(mark)
@@ -267,9 +270,18 @@ func (s *Server) Handler(cmdUp string) Cmd {
 func (s *Server) RunHandler(c *Peer, h Cmd, st *CmdStat, cmdUp string, args []string) {
 	s.infoCmds.Add(1)
 	mark := c.startCmd(st)
+	outerName, outerArgs := c.cmdName, c.cmdArgs
+	c.cmdName, c.cmdArgs = cmdUp, args
 	run(c, h, cmdUp, args)
+	c.cmdName, c.cmdArgs = outerName, outerArgs
 	c.endCmd(mark)
 }
+
+// Command is the command c runs: its name in upper case and its
+// arguments, as Dispatch or RunHandler got them (scriptgen: what
+// replication propagates). The slice is the request's: a caller that
+// keeps it past the command copies it.
+func (c *Peer) Command() (string, []string) { return c.cmdName, c.cmdArgs }
 
 // TotalCommands is total (known) commands since this the server started
 func (s *Server) TotalCommands() int {
@@ -329,6 +341,9 @@ type Peer struct {
 	// touches them.
 	nerr int64
 	cmd  cmdState
+	// scriptgen: the command running, for Command.
+	cmdName string
+	cmdArgs []string
 }
 
 func NewPeer(w *bufio.Writer) *Peer {

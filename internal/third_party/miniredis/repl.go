@@ -1,0 +1,269 @@
+// scriptgen: the replication stream a master sends its replicas (issue 28:
+// Redis's suite reads it in expire, scripting, type/list and type/zset).
+//
+// A client that sends SYNC (or PSYNC, answered +FULLRESYNC) gets an RDB
+// file of the keyspace and, from then on, every write the server applies,
+// as Redis 7.0 propagates it (server.c call, alsoPropagate,
+// propagatePendingCommands):
+//   - a command that changed the dataset (the dirty counter moved) is
+//     propagated as the rule of repl_rules.go makes it: as it came, or
+//     rewritten as Redis rewrites it (relative TTLs as absolute ones, SPOP
+//     as SREM, the blocking and multi-key pops as pops with a count);
+//   - what one top-level unit propagates (a command, a transaction's EXEC,
+//     a script with the commands it called, a blocked client served) goes
+//     out together, wrapped in MULTI/EXEC when it is more than one
+//     command, and not for the commands that touch arbitrary keys;
+//   - a key the TTL clock expires is propagated as DEL (expireKey);
+//   - SELECT goes before a command of another database than the last one.
+//
+// With no replica attached, the only cost is the dirty counter's increment.
+
+package miniredis
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
+	"github.com/scriptgen/scriptgen/transactional/rdb"
+)
+
+// propOp is one command to propagate, in database db.
+type propOp struct {
+	db   int
+	argv []string
+}
+
+// replication is the master's side of replication; m's lock guards it.
+type replication struct {
+	replicas []*server.Peer
+	id       string // the replication ID, made at the first SYNC
+	offset   int64  // bytes of stream sent since the start
+	seldb    int    // the database of the last SELECT sent; -1: none yet
+	depth    int    // units running, nested (a script's calls in its EVAL)
+	pending  []propOp
+	noMulti  bool // the top-level unit is a command that touches arbitrary keys
+}
+
+func commandsReplication(m *Miniredis) {
+	m.srv.Register("SYNC", m.cmdSync)
+	m.srv.Register("PSYNC", m.cmdSync)
+}
+
+// dirtied counts a change of the dataset: Redis's server.dirty, by which
+// call() tells a write that changed something from one that did not.
+func (m *Miniredis) dirtied() { m.dirty++ }
+
+// SYNC and PSYNC replid offset: a full resynchronisation always (there is
+// no backlog to continue from), then the stream.
+func (m *Miniredis) cmdSync(c *server.Peer, cmd string, args []string) {
+	want := 0
+	if cmd == "PSYNC" {
+		want = 2
+	}
+	if len(args) != want {
+		setDirty(c)
+		c.WriteError(errWrongNumber(cmd))
+		return
+	}
+	ctx := getCtx(c)
+	if ctx.nested {
+		c.WriteError(msgNotFromScripts(ctx.nestedSHA))
+		return
+	}
+	if inTx(ctx) {
+		c.WriteError("ERR Command is not allowed inside a transaction")
+		return
+	}
+	if !m.LockFor(c, m.busyCheck) {
+		return
+	}
+	defer m.Unlock()
+	m.tickLocked()
+	r := &m.repl
+	if r.id == "" {
+		var b [20]byte
+		rand.Read(b[:])
+		r.id = hex.EncodeToString(b[:])
+	}
+	if cmd == "PSYNC" {
+		c.WriteInline("FULLRESYNC " + r.id + " " + strconv.FormatInt(r.offset, 10))
+	}
+	file := rdb.File(m.rdbEntries())
+	c.WriteRaw("$" + strconv.Itoa(len(file)) + "\r\n" + string(file))
+	c.Flush()
+	// Redis forgets the database it last selected for a new replica
+	// (replicationSetupSlaveForFullResync): the stream starts with SELECT.
+	r.seldb = -1
+	r.replicas = append(r.replicas, c)
+	c.OnDisconnect(func() {
+		m.Lock()
+		defer m.Unlock()
+		for i, p := range m.repl.replicas {
+			if p == c {
+				m.repl.replicas = append(m.repl.replicas[:i], m.repl.replicas[i+1:]...)
+				break
+			}
+		}
+	})
+}
+
+// rdbEntries is the keyspace as the RDB file of a SYNC holds it.
+func (m *Miniredis) rdbEntries() []rdb.Entry {
+	var out []rdb.Entry
+	for id, db := range m.dbs {
+		if db == nil {
+			continue
+		}
+		for _, k := range db.allKeys() {
+			if db.LiveType(k) == "" {
+				continue
+			}
+			v, err := db.toRDB(k)
+			if err != nil || v == nil {
+				continue
+			}
+			e := rdb.Entry{DB: id, Key: k, Value: v}
+			if at, ok := db.deadline(k); ok {
+				e.ExpireMs = max(at.UnixMilli(), 1)
+			}
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Replicating reports whether a replica is attached; the caller holds the
+// lock.
+func (m *Miniredis) Replicating() bool { return len(m.repl.replicas) > 0 }
+
+// propagate runs one command of c (name, args, in database db) as a unit
+// of propagation, or as part of the unit around it, and queues what it
+// changed as its rule says. The caller holds the lock.
+func (m *Miniredis) propagate(db int, name string, args []string, run func()) {
+	if len(m.repl.replicas) == 0 {
+		run()
+		return
+	}
+	rule := propRules[name]
+	var pre any
+	if rule.before != nil {
+		pre = rule.before(m.DBLocked(db), args)
+	}
+	dirty := m.dirty
+	m.Unit(name, func() {
+		run()
+		if m.dirty == dirty && !rule.force {
+			return
+		}
+		if rule.after == nil {
+			m.queue(db, append([]string{name}, args...))
+			return
+		}
+		for _, argv := range rule.after(m.DBLocked(db), args, pre) {
+			m.queue(db, argv)
+		}
+	})
+}
+
+// Unit runs run as a unit of propagation: what the commands run within
+// it propagate goes out when the outermost unit ends, wrapped in
+// MULTI/EXEC when it is more than one command (Redis's
+// propagatePendingCommands). name is the command that started it, which
+// decides the wrapping. The caller holds the lock. (The engine runs its
+// scripts as units; their own command is never propagated, only their
+// effects, as Redis 7 does.)
+func (m *Miniredis) Unit(name string, run func()) {
+	r := &m.repl
+	if r.depth == 0 {
+		r.noMulti = touchesArbitraryKeys[name]
+	}
+	r.depth++
+	defer func() {
+		r.depth--
+		if r.depth == 0 {
+			m.flushPropagation()
+		}
+	}()
+	run()
+}
+
+// queue adds a command to the unit running, or sends it at once when none
+// runs (a key the clock expired between commands).
+func (m *Miniredis) queue(db int, argv []string) {
+	if len(m.repl.replicas) == 0 {
+		return
+	}
+	m.repl.pending = append(m.repl.pending, propOp{db: db, argv: argv})
+	if m.repl.depth == 0 {
+		m.flushPropagation()
+	}
+}
+
+// expireKey deletes a key whose time is up: the one place where the
+// engine expires a key, so that it is propagated as DEL as Redis's
+// deleteExpiredKeyAndPropagate does.
+func (db *RedisDB) expireKey(key string) {
+	m := db.master
+	dirty := m.dirty
+	db.del(key, true)
+	m.dirty = dirty // no change a command made, as in Redis
+	m.queue(db.id, []string{"DEL", key})
+}
+
+// flushPropagation sends the unit's commands to every replica.
+func (m *Miniredis) flushPropagation() {
+	r := &m.repl
+	ops := r.pending
+	r.pending = nil
+	if len(ops) == 0 || len(r.replicas) == 0 {
+		return
+	}
+	var b strings.Builder
+	multi := len(ops) > 1 && !r.noMulti
+	if multi {
+		m.writeOp(&b, ops[0].db, []string{"MULTI"})
+	}
+	for _, op := range ops {
+		m.writeOp(&b, op.db, op.argv)
+	}
+	if multi {
+		m.writeOp(&b, ops[len(ops)-1].db, []string{"EXEC"})
+	}
+	out := b.String()
+	r.offset += int64(len(out))
+	for _, p := range r.replicas {
+		p.WriteRaw(out)
+		p.Flush()
+	}
+}
+
+// writeOp renders argv as a RESP array, after a SELECT when it is for
+// another database than the last one sent.
+func (m *Miniredis) writeOp(b *strings.Builder, db int, argv []string) {
+	if db != m.repl.seldb {
+		m.repl.seldb = db
+		writeArray(b, []string{"SELECT", strconv.Itoa(db)})
+	}
+	writeArray(b, argv)
+}
+
+func writeArray(b *strings.Builder, argv []string) {
+	b.WriteString("*" + strconv.Itoa(len(argv)) + "\r\n")
+	for _, a := range argv {
+		b.WriteString("$" + strconv.Itoa(len(a)) + "\r\n" + a + "\r\n")
+	}
+}
+
+// sortedMembers is a set's members in order (a rule's before-state).
+func sortedMembers(s setKey) []string {
+	out := make([]string, 0, len(s))
+	for k := range s {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
