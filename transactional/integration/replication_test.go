@@ -1,0 +1,353 @@
+package integration
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/scriptgen/scriptgen/internal/redistest"
+	"github.com/scriptgen/scriptgen/transactional"
+	"github.com/scriptgen/scriptgen/transactional/rdb"
+)
+
+// replCase is a sequence of commands whose replication stream is compared.
+// blocked, when set, is sent on a second connection first and left to
+// block; the case's commands then serve it.
+type replCase struct {
+	name    string
+	setup   [][]string // before the replica attaches: not in the stream
+	blocked []string
+	cmds    [][]string
+}
+
+// replCases cover what Redis 7.0 rewrites before it propagates (TTLs as
+// absolute times, pops as what they took), what it wraps in MULTI/EXEC
+// (scripts' and transactions' effects when more than one), and what it
+// never propagates (reads, writes that change nothing, EVAL itself).
+var replCases = []replCase{
+	{name: "ttl/set", cmds: [][]string{
+		cmd("SET", "a", "1", "EX", "200"), cmd("SET", "a", "1", "PX", "100000"),
+		cmd("SET", "a", "1", "EXAT", future(100)), cmd("SET", "a", "1", "PXAT", futureMs(100)),
+		cmd("SETEX", "a", "100", "v"), cmd("PSETEX", "a", "100000", "v"),
+		cmd("SET", "a", "2", "KEEPTTL"), cmd("SET", "a", "3", "GET"), cmd("SET", "a", "4", "GET", "EX", "10"),
+		cmd("SET", "a", "5", "NX"), cmd("SET", "nx", "5", "XX"),
+	}},
+	{name: "ttl/expire", setup: [][]string{{"SET", "a", "1"}, {"SET", "b", "1"}}, cmds: [][]string{
+		cmd("EXPIRE", "a", "100"), cmd("PEXPIRE", "a", "100000"), cmd("EXPIREAT", "a", future(100)),
+		cmd("PEXPIREAT", "a", futureMs(100)), cmd("EXPIRE", "a", "300", "GT"), cmd("EXPIRE", "a", "30", "GT"),
+		cmd("EXPIRE", "missing", "10"), cmd("PERSIST", "a"), cmd("PERSIST", "a"),
+		cmd("EXPIREAT", "b", future(-100)),
+	}},
+	{name: "ttl/getex", setup: [][]string{{"SET", "a", "1"}}, cmds: [][]string{
+		cmd("GETEX", "a", "EX", "200"), cmd("GETEX", "a", "PX", "200000"), cmd("GETEX", "a", "EXAT", future(100)),
+		cmd("GETEX", "a", "PXAT", futureMs(100)), cmd("GETEX", "a"), cmd("GETEX", "a", "PERSIST"),
+		cmd("GETEX", "a", "PERSIST"), cmd("GETEX", "a", "EXAT", future(-100)),
+	}},
+	{name: "ttl/restore", setup: [][]string{{"SET", "src", "v"}}, cmds: [][]string{
+		cmd("RESTORE", "r1", "100000", dumpV),
+		cmd("RESTORE", "r2", futureMs(100), dumpV, "ABSTTL"),
+		cmd("RESTORE", "r3", "0", dumpV),
+	}},
+	{name: "strings/rewritten", setup: [][]string{{"SET", "a", "1"}, {"HSET", "h", "f", "1"}}, cmds: [][]string{
+		cmd("GETSET", "a", "2"), cmd("GETDEL", "a"), cmd("GETDEL", "a"),
+		cmd("INCRBYFLOAT", "f", "1.5"), cmd("INCRBYFLOAT", "f", "1e2"), cmd("HINCRBYFLOAT", "h", "f", "0.25"),
+	}},
+	{name: "writes/no-change", setup: [][]string{{"SADD", "s", "a"}, {"ZADD", "z", "1", "a"}, {"HSET", "h", "f", "v"}}, cmds: [][]string{
+		cmd("DEL", "missing"), cmd("SADD", "s", "a"), cmd("ZADD", "z", "1", "a"), cmd("SREM", "s", "b"),
+		cmd("LPOP", "missing"), cmd("HDEL", "h", "g"), cmd("GET", "s"), cmd("MGET", "a", "b"),
+		cmd("DEL", "s", "missing"), cmd("HSET", "h", "f", "v"),
+	}},
+	{name: "db/select", cmds: [][]string{
+		cmd("SET", "a", "1"), cmd("SELECT", "2"), cmd("SET", "a", "2"), cmd("SELECT", "9"),
+		cmd("SWAPDB", "2", "9"), cmd("SET", "b", "1"), cmd("FLUSHDB"), cmd("FLUSHDB"),
+	}},
+	{name: "scripts/effects", setup: [][]string{{"SADD", "one", "m"}, {"MSET", "x", "1", "y", "2"}}, cmds: [][]string{
+		ev("return redis.call('spop', KEYS[1])", 1, "one"),
+		ev("return redis.call('spop', KEYS[1])", 1, "one"),
+		ev("return redis.call('mget', KEYS[1], KEYS[2])", 2, "x", "y"),
+		ev("redis.call('set', KEYS[1], 'a') return redis.call('incr', KEYS[2])", 2, "s", "n"),
+		ev("return redis.call('expire', KEYS[1], 100)", 1, "x"),
+		ev("return redis.call('incrbyfloat', KEYS[1], 1)", 1, "fl"),
+		ev("redis.call('select', 3) redis.call('set', KEYS[1], 'in3') return 1", 1, "k"),
+		ev("redis.call('set', KEYS[1], 'a') return redis.call('del', KEYS[1])", 1, "t"),
+		ev("return redis.pcall('incr', KEYS[1])", 1, "s"),
+		cmd("EVAL_RO", "return redis.call('get', KEYS[1])", "1", "x"),
+		cmd("SET", "after", "1"),
+	}},
+	{name: "scripts/functions", setup: [][]string{
+		{"FUNCTION", "LOAD", "REPLACE", "#!lua name=repl\nredis.register_function('two', function(k) redis.call('set', k[1], 1) return redis.call('incr', k[1]) end)\nredis.register_function('one', function(k) return redis.call('set', k[1], 1, 'px', 5000) end)"},
+	}, cmds: [][]string{
+		cmd("FCALL", "two", "1", "f"), cmd("FCALL", "one", "1", "g"),
+	}},
+	{name: "multi/exec", setup: [][]string{{"SET", "x", "1"}}, cmds: [][]string{
+		cmd("MULTI"), cmd("SET", "a", "1"), cmd("INCR", "a"), cmd("EXPIRE", "a", "100"), cmd("EXEC"),
+		cmd("MULTI"), cmd("SET", "b", "1"), cmd("GET", "b"), cmd("EXEC"),
+		cmd("MULTI"), cmd("GET", "x"), cmd("EXEC"),
+		cmd("MULTI"), cmd("SET", "c", "1"), cmd("EVAL", "redis.call('set', KEYS[1], 2) return redis.call('incr', KEYS[1])", "1", "c"), cmd("EXEC"),
+	}},
+	{name: "pops/mpop", setup: [][]string{{"RPUSH", "l", "a", "b", "c"}, {"ZADD", "z", "1", "a", "2", "b", "3", "c"}}, cmds: [][]string{
+		cmd("LMPOP", "2", "nol", "l", "LEFT"), cmd("LMPOP", "1", "l", "RIGHT", "COUNT", "10"), cmd("LMPOP", "1", "l", "LEFT"),
+		cmd("ZMPOP", "1", "z", "MIN"), cmd("ZMPOP", "2", "noz", "z", "MAX", "COUNT", "10"), cmd("ZMPOP", "1", "z", "MIN"),
+	}},
+	{name: "pops/blocking-ready", setup: [][]string{{"RPUSH", "l", "a", "b", "c", "d", "e"}, {"ZADD", "z", "1", "a", "2", "b", "3", "c", "4", "d"}}, cmds: [][]string{
+		cmd("BLPOP", "nol", "l", "0"), cmd("BRPOP", "l", "0"), cmd("BRPOPLPUSH", "l", "dst", "0"),
+		cmd("BLMOVE", "l", "dst", "LEFT", "RIGHT", "0"), cmd("BLMPOP", "0", "1", "l", "LEFT", "COUNT", "5"),
+		cmd("BZPOPMIN", "z", "0"), cmd("BZPOPMAX", "z", "0"), cmd("BZMPOP", "0", "1", "z", "MIN"),
+		cmd("BZMPOP", "0", "1", "z", "MAX", "COUNT", "9"), cmd("BLPOP", "l", "0.01"),
+	}},
+	{name: "pops/blocked-served", blocked: []string{"BLMPOP", "0", "1", "q", "RIGHT", "COUNT", "2"}, cmds: [][]string{
+		cmd("RPUSH", "q", "a", "b", "c"), cmd("SET", "after", "1"),
+	}},
+	{name: "pops/spop", setup: [][]string{{"SADD", "s", "a", "b", "c"}, {"SADD", "t", "a"}, {"SADD", "u", "a", "b", "c", "d"}}, cmds: [][]string{
+		cmd("SPOP", "s", "3"), cmd("SPOP", "t"), cmd("SPOP", "t"), cmd("SPOP", "u", "2"), cmd("SPOP", "u", "0"),
+	}},
+	{name: "streams/xadd", cmds: [][]string{
+		cmd("XADD", "st", "*", "f", "v"), cmd("XADD", "st", "NOMKSTREAM", "MAXLEN", "=", "5", "*", "f", "v"),
+		cmd("XADD", "st", "9999999999999-1", "f", "v"), cmd("XADD", "nost", "NOMKSTREAM", "*", "f", "v"),
+	}},
+	{name: "misc/forced", cmds: [][]string{
+		cmd("PUBLISH", "ch", "msg"), cmd("FLUSHALL"), cmd("SET", "a", "1"),
+	}},
+}
+
+// dumpV is the DUMP payload of the string "v".
+var dumpV = string(rdb.Dump(rdb.String("v")))
+
+func future(s int) string   { return strconv.FormatInt(time.Now().Unix()+int64(s), 10) }
+func futureMs(s int) string { return strconv.FormatInt(time.Now().UnixMilli()+int64(s)*1000, 10) }
+
+// TestReplicationStream runs replCases on a redis-server and on what
+// `scriptgen serve` runs, each read by a replica attached with SYNC, and
+// compares the two streams command by command: only absolute times may
+// differ, by the seconds between the two runs, and the members SPOP picks
+// at random.
+func TestReplicationStream(t *testing.T) {
+	srv := redistest.Start(t)
+	addr := serveForTest(t)
+	for _, tc := range replCases {
+		t.Run(tc.name, func(t *testing.T) {
+			want := replStream(t, srv.Addr, tc)
+			got := replStream(t, addr, tc)
+			if len(want) != len(got) {
+				t.Fatalf("stream lengths differ\nredis:  %q\nserve:  %q", want, got)
+			}
+			for i := range want {
+				if !sameOp(want[i], got[i]) {
+					t.Errorf("command %d\nredis:  %q\nserve:  %q\n(redis stream %q)", i, want[i], got[i], want)
+				}
+			}
+		})
+	}
+}
+
+// TestSyncPayload checks what a replica gets before the stream: PSYNC's
+// +FULLRESYNC line and an RDB file that redis-server loads with the keys
+// it was sent with.
+func TestSyncPayload(t *testing.T) {
+	addr := serveForTest(t)
+	c := dial(t, addr)
+	c.do(t, "SELECT", "4")
+	c.do(t, "RPUSH", "l", "a", "b")
+	c.do(t, "SET", "s", "v", "PX", "100000")
+	r := dial(t, addr)
+	r.c.SetDeadline(time.Now().Add(ioTimeout))
+	r.c.Write(encode("PSYNC", "?", "-1"))
+	line, err := r.r.ReadString('\n')
+	if err != nil || !regexp.MustCompile(`^\+FULLRESYNC [0-9a-f]{40} \d+\r\n$`).MatchString(line) {
+		t.Fatalf("PSYNC ? -1: %q, %v", line, err)
+	}
+	file := readPayload(t, r.r)
+	srv := redistest.Start(t, "dir "+writeFile(t, file), "dbfilename dump.rdb")
+	rc := dial(t, srv.Addr)
+	rc.do(t, "SELECT", "4")
+	if got := string(rc.do(t, "LRANGE", "l", "0", "-1")); got != "*2\r\n$1\r\na\r\n$1\r\nb\r\n" {
+		t.Errorf("LRANGE l on redis-server after loading serve's RDB: %q", got)
+	}
+	pttl, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(string(rc.do(t, "PTTL", "s")), ":")))
+	if pttl < 90000 || pttl > 100000 {
+		t.Errorf("PTTL s on redis-server after loading serve's RDB: %d", pttl)
+	}
+}
+
+func writeFile(t *testing.T, b []byte) string {
+	dir := t.TempDir()
+	if err := os.WriteFile(dir+"/dump.rdb", b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// serveForTest runs transactional.Serve as `scriptgen serve` does, on a
+// free loopback port, until the test ends.
+func serveForTest(t *testing.T) string {
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- transactional.Serve(ctx, transactional.Config{Addr: "127.0.0.1:0", Ready: func(a net.Addr) { ready <- a }})
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	select {
+	case a := <-ready:
+		return a.String()
+	case err := <-done:
+		t.Fatalf("Serve: %v", err)
+	case <-time.After(ioTimeout):
+		t.Fatal("Serve did not start")
+	}
+	return ""
+}
+
+// replStream runs tc against addr with a replica attached and returns the
+// commands the replica received, up to the marker the test writes last.
+func replStream(t *testing.T, addr string, tc replCase) [][]string {
+	c := dial(t, addr)
+	c.do(t, "CONFIG", "SET", "repl-ping-replica-period", "3600")
+	c.do(t, "FLUSHALL")
+	c.do(t, "SELECT", "9")
+	for _, s := range tc.setup {
+		if r := c.do(t, s...); r[0] == '-' {
+			t.Fatalf("setup %q: %q", s, r)
+		}
+	}
+	repl := dial(t, addr)
+	repl.c.SetDeadline(time.Now().Add(ioTimeout))
+	repl.c.Write(encode("SYNC"))
+	readPayload(t, repl.r)
+	if tc.blocked != nil {
+		b := dial(t, addr)
+		b.do(t, "SELECT", "9")
+		b.c.Write(encode(tc.blocked...))
+		waitBlocked(t, c)
+	}
+	for _, a := range tc.cmds {
+		c.do(t, a...)
+	}
+	c.do(t, "SELECT", "9")
+	c.do(t, "SET", "__end__", tc.name)
+	var out [][]string
+	for i := 0; i < 1000; i++ {
+		op, err := readOp(repl.r)
+		if err != nil {
+			t.Fatalf("reading the stream after %q: %v", out, err)
+		}
+		if len(op) == 3 && op[1] == "__end__" {
+			return out
+		}
+		out = append(out, op)
+	}
+	t.Fatalf("no end marker in 1000 commands: %q", out)
+	return nil
+}
+
+// waitBlocked polls INFO until a client is blocked (at most 5 s).
+func waitBlocked(t *testing.T, c *conn) {
+	for i := 0; i < 500; i++ {
+		if strings.Contains(string(c.do(t, "INFO", "clients")), "blocked_clients:1") {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("the client did not block")
+}
+
+// readPayload reads SYNC's $<len> bulk (newlines before it are pings) and
+// checks it is an RDB file.
+func readPayload(t *testing.T, r *bufio.Reader) []byte {
+	for i := 0; i < 1000; i++ {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("reading SYNC's payload: %v", err)
+		}
+		if line == "\n" {
+			continue
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "$")))
+		if line[0] != '$' || err != nil {
+			t.Fatalf("SYNC answered %q", line)
+		}
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r, b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(b), "REDIS00") {
+			t.Fatalf("SYNC's payload is no RDB file: %q", b)
+		}
+		return b
+	}
+	t.Fatal("no payload after 1000 lines")
+	return nil
+}
+
+// readOp reads one command of the stream.
+func readOp(r *bufio.Reader) ([]string, error) {
+	raw, err := readRaw(r)
+	if err != nil {
+		return nil, err
+	}
+	br := bufio.NewReader(strings.NewReader(string(raw)))
+	var n int
+	if _, err := fmt.Fscanf(br, "*%d\r\n", &n); err != nil {
+		return nil, fmt.Errorf("not an array: %q", raw)
+	}
+	out := make([]string, n)
+	for i := range out {
+		var l int
+		if _, err := fmt.Fscanf(br, "$%d\r\n", &l); err != nil {
+			return nil, fmt.Errorf("not a bulk string in %q", raw)
+		}
+		b := make([]byte, l+2)
+		if _, err := io.ReadFull(br, b); err != nil {
+			return nil, err
+		}
+		out[i] = string(b[:l])
+	}
+	return out, nil
+}
+
+var (
+	unixMs   = regexp.MustCompile(`^1\d{12}$`)
+	streamID = regexp.MustCompile(`^(1\d{12})-(\d+)$`)
+)
+
+// sameOp compares two propagated commands: the name in any case, absolute
+// times in milliseconds (and stream IDs made from them) within 5 s, the
+// members an SREM from SPOP names as any member.
+func sameOp(want, got []string) bool {
+	if len(want) != len(got) || !strings.EqualFold(want[0], got[0]) {
+		return false
+	}
+	for i := 1; i < len(want); i++ {
+		w, g := want[i], got[i]
+		switch {
+		case w == g:
+		case strings.EqualFold(want[0], "SREM") && i == 2:
+		case unixMs.MatchString(w) && unixMs.MatchString(g):
+			if !within(w, g) {
+				return false
+			}
+		case streamID.MatchString(w) && streamID.MatchString(g):
+			mw, mg := streamID.FindStringSubmatch(w), streamID.FindStringSubmatch(g)
+			if !within(mw[1], mg[1]) { // the sequence depends on the ms too
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func within(a, b string) bool {
+	x, _ := strconv.ParseInt(a, 10, 64)
+	y, _ := strconv.ParseInt(b, 10, 64)
+	return x-y < 5000 && y-x < 5000
+}
