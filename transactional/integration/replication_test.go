@@ -87,6 +87,13 @@ var replCases = []replCase{
 	}, cmds: [][]string{
 		cmd("FCALL", "two", "1", "f"), cmd("FCALL", "one", "1", "g"),
 	}},
+	{name: "scripts/libraries", cmds: [][]string{
+		cmd("FUNCTION", "LOAD", "#!lua name=lib1\nredis.register_function('f', function() return 1 end)"),
+		cmd("FUNCTION", "LOAD", "#!lua name=lib1\nredis.register_function('f', function() return 1 end)"),
+		cmd("FUNCTION", "LOAD", "REPLACE", "#!lua name=lib1\nredis.register_function('f', function() return 2 end)"),
+		cmd("FUNCTION", "LIST"), cmd("FUNCTION", "DELETE", "nolib"), cmd("FUNCTION", "DELETE", "lib1"),
+		cmd("SCRIPT", "LOAD", "return 1"), cmd("FUNCTION", "FLUSH"),
+	}},
 	{name: "multi/exec", setup: [][]string{{"SET", "x", "1"}}, cmds: [][]string{
 		cmd("MULTI"), cmd("SET", "a", "1"), cmd("INCR", "a"), cmd("EXPIRE", "a", "100"), cmd("EXEC"),
 		cmd("MULTI"), cmd("SET", "b", "1"), cmd("GET", "b"), cmd("EXEC"),

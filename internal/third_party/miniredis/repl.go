@@ -191,6 +191,13 @@ func (m *Miniredis) Unit(name string, run func()) {
 	run()
 }
 
+// Propagate sends argv to the replicas as a command run in database db,
+// with the unit running (the engine's FUNCTION LOAD, which miniredis does
+// not serve). The caller holds the lock.
+func (m *Miniredis) Propagate(db int, argv []string) {
+	m.queue(db, append([]string(nil), argv...))
+}
+
 // queue adds a command to the unit running, or sends it at once when none
 // runs (a key the clock expired between commands).
 func (m *Miniredis) queue(db int, argv []string) {
