@@ -8,13 +8,17 @@ import (
 	"net"
 	"os"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/scriptgen/scriptgen/internal/redistest"
 	"github.com/scriptgen/scriptgen/transactional"
+	"github.com/scriptgen/scriptgen/transactional/prelude"
 	"github.com/scriptgen/scriptgen/transactional/rdb"
 )
 
@@ -357,4 +361,74 @@ func within(a, b string) bool {
 	x, _ := strconv.ParseInt(a, 10, 64)
 	y, _ := strconv.ParseInt(b, 10, 64)
 	return x-y < 5000 && y-x < 5000
+}
+
+// TestReplicaConverges replays what serve streams into a redis-server
+// loaded with the RDB file serve sent, as a replica would apply it, and
+// compares the two keyspaces, expiries included: whatever the stream's
+// shape, a replica must end up holding what the master holds. The
+// commands include what picks at random (SPOP, SRANDMEMBER's absence of
+// effect), blocking pops, TTLs and transactional scripts whose rollback
+// the engine makes without commands.
+func TestReplicaConverges(t *testing.T) {
+	addr := serveForTest(t)
+	c := dial(t, addr)
+	c.do(t, "SELECT", "5")
+	c.do(t, "RPUSH", "before", "a", "b")
+	c.do(t, "SET", "ttl", "v", "PX", "500000")
+	repl := dial(t, addr)
+	repl.c.SetDeadline(time.Now().Add(ioTimeout))
+	repl.c.Write(encode("SYNC"))
+	srv := redistest.Start(t, "dir "+writeFile(t, readPayload(t, repl.r)), "dbfilename dump.rdb")
+
+	failing := prelude.Wrap("redis.call('SET', KEYS[1], 'x') redis.call('RPUSH', KEYS[2], 'c') redis.call('DEL', KEYS[3]) return redis.call('INCR', KEYS[1])")
+	okScript := prelude.Wrap("redis.call('SET', KEYS[1], 'y', 'EX', 100) return redis.call('LPOP', KEYS[2])")
+	for _, a := range [][]string{
+		{"SADD", "s", "a", "b", "c", "d", "e"}, {"SPOP", "s"}, {"SPOP", "s", "2"},
+		{"HSET", "h", "f", "1"}, {"HINCRBYFLOAT", "h", "f", "0.1"}, {"INCRBYFLOAT", "fl", "3.3"},
+		{"EVAL", failing, "3", "tx", "before", "ttl"},
+		{"EVAL", okScript, "2", "tx2", "before"},
+		{"SELECT", "6"}, {"ZADD", "z", "1", "a", "2", "b"}, {"BZMPOP", "0", "1", "z", "MAX", "COUNT", "5"},
+		{"MULTI"}, {"LPUSH", "m", "1"}, {"EXPIRE", "m", "1000"}, {"EXEC"},
+		{"GETEX", "ttl", "PX", "1"}, {"SELECT", "5"}, {"GETEX", "ttl", "PERSIST"},
+		{"SET", "__end__", "1"},
+	} {
+		c.do(t, a...)
+	}
+	rc := dial(t, srv.Addr)
+	for i := 0; ; i++ {
+		if i == 1000 {
+			t.Fatal("no end marker in 1000 commands")
+		}
+		op, err := readOp(repl.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := rc.do(t, op...); r[0] == '-' {
+			t.Fatalf("redis-server refused %q from serve's stream: %q", op, r)
+		}
+		if op[0] == "SET" && op[1] == "__end__" {
+			break
+		}
+	}
+	ctx := context.Background()
+	master := redis.NewClient(&redis.Options{Addr: addr, DisableIdentity: true})
+	defer master.Close()
+	replica := srv.Client(t)
+	for _, db := range []int{5, 6} {
+		for _, cl := range []*redis.Client{master, replica} {
+			if err := cl.Do(ctx, "SELECT", db).Err(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		keys := master.Keys(ctx, "*").Val()
+		sort.Strings(keys)
+		if rk := replica.Keys(ctx, "*").Val(); len(rk) != len(keys) {
+			t.Errorf("db %d: serve holds %q, the replica %q", db, keys, rk)
+		}
+		want := redistest.Describe(t, ctx, master, keys)
+		if got := redistest.Describe(t, ctx, replica, keys); got != want {
+			t.Errorf("db %d:\nserve:\n%s\nreplica:\n%s", db, want, got)
+		}
+	}
 }

@@ -198,6 +198,33 @@ func (m *Miniredis) Propagate(db int, argv []string) {
 	m.queue(db, append([]string(nil), argv...))
 }
 
+// PropagateKey sends the replicas key's state in db as it is now: RESTORE
+// … REPLACE (ABSTTL with its expiry), or DEL when it does not exist. The
+// engine's rollback of a transactional script puts keys back without
+// commands; the writes the script made before it failed are streamed
+// already, and this undoes them on the replicas as the prelude's RESTORE
+// and DEL do on a real Redis. The caller holds the lock.
+func (m *Miniredis) PropagateKey(db int, key string) {
+	if len(m.repl.replicas) == 0 {
+		return
+	}
+	d := m.DBLocked(db)
+	if d.LiveType(key) == "" {
+		m.queue(db, []string{"DEL", key})
+		return
+	}
+	v, err := d.toRDB(key)
+	if err != nil || v == nil {
+		return
+	}
+	argv := []string{"RESTORE", key, "0", string(rdb.Dump(v)), "REPLACE"}
+	if ms, ok := deadlineMs(d, key); ok {
+		argv[2] = ms
+		argv = append(argv, "ABSTTL")
+	}
+	m.queue(db, argv)
+}
+
 // queue adds a command to the unit running, or sends it at once when none
 // runs (a key the clock expired between commands).
 func (m *Miniredis) queue(db int, argv []string) {
