@@ -432,3 +432,90 @@ func TestReplicaConverges(t *testing.T) {
 		}
 	}
 }
+
+var clientFlags = regexp.MustCompile(`flags=(\S+)`)
+
+// TestClientListFlags compares CLIENT LIST's flags of a client blocked in
+// BRPOP (b: what the suite waits for) and of a replica's connection (S)
+// on redis-server and serve.
+func TestClientListFlags(t *testing.T) {
+	srv := redistest.Start(t)
+	for _, addr := range []string{srv.Addr, serveForTest(t)} {
+		c := dial(t, addr)
+		b := dial(t, addr)
+		bid := strings.TrimSpace(strings.TrimPrefix(string(b.do(t, "CLIENT", "ID")), ":"))
+		b.c.Write(encode("BRPOP", "nolist", "0"))
+		waitBlocked(t, c)
+		r := dial(t, addr)
+		rid := strings.TrimSpace(strings.TrimPrefix(string(r.do(t, "CLIENT", "ID")), ":"))
+		r.c.SetDeadline(time.Now().Add(ioTimeout))
+		r.c.Write(encode("SYNC"))
+		readPayload(t, r.r)
+		for id, want := range map[string]string{bid: "b", rid: "S"} {
+			line := string(c.do(t, "CLIENT", "LIST", "ID", id))
+			if m := clientFlags.FindStringSubmatch(line); m == nil || m[1] != want {
+				t.Errorf("%s: CLIENT LIST ID %s: %q, want flags=%s", addr, id, line, want)
+			}
+		}
+	}
+}
+
+// TestRedisReplicaFollowsServe makes a redis-server a replica of serve
+// (replicaof: PING, REPLCONF, PSYNC, the RDB file, then the stream and
+// REPLCONF ACK every second) and checks that it ends with serve's
+// keyspace, expiries included, after writes of every kind.
+func TestRedisReplicaFollowsServe(t *testing.T) {
+	addr := serveForTest(t)
+	ctx := context.Background()
+	master := redis.NewClient(&redis.Options{Addr: addr, DisableIdentity: true})
+	defer master.Close()
+	master.Do(ctx, "HSET", "before", "f", "v")
+	master.Do(ctx, "SET", "ttl", "v", "EX", "1000")
+	host, port, _ := net.SplitHostPort(addr)
+	srv := redistest.Start(t, "replicaof "+host+" "+port)
+	replica := srv.Client(t)
+	waitFor(t, "the replica's link up", func() bool {
+		return strings.Contains(replica.Info(ctx, "replication").Val(), "master_link_status:up")
+	})
+	for _, a := range [][]any{
+		{"RPUSH", "l", "a", "b", "c"}, {"LMPOP", "1", "l", "LEFT", "COUNT", "2"},
+		{"SADD", "s", "1", "2", "3"}, {"SPOP", "s"}, {"INCRBYFLOAT", "f", "0.1"},
+		{"EVAL", "redis.call('set', KEYS[1], 1) return redis.call('expire', KEYS[1], 100)", "1", "e"},
+		{"SELECT", "3"}, {"ZADD", "z", "1", "a", "2", "b"}, {"ZPOPMIN", "z"}, {"SELECT", "0"},
+		{"XADD", "x", "*", "f", "v"}, {"SET", "__end__", "1"},
+	} {
+		if err := master.Do(ctx, a...).Err(); err != nil {
+			t.Fatalf("%v: %v", a, err)
+		}
+	}
+	waitFor(t, "the last write on the replica", func() bool { return replica.Exists(ctx, "__end__").Val() == 1 })
+	for _, db := range []int{0, 3} {
+		m := redis.NewClient(&redis.Options{Addr: addr, DB: db, DisableIdentity: true})
+		defer m.Close()
+		r := redis.NewClient(&redis.Options{Addr: srv.Addr, DB: db, DisableIdentity: true})
+		defer r.Close()
+		keys := m.Keys(ctx, "*").Val()
+		sort.Strings(keys)
+		if rk := r.Keys(ctx, "*").Val(); len(rk) != len(keys) {
+			t.Errorf("db %d: serve holds %q, the replica %q", db, keys, rk)
+		}
+		if want, got := redistest.Describe(t, ctx, m, keys), redistest.Describe(t, ctx, r, keys); got != want {
+			t.Errorf("db %d:\nserve:\n%s\nreplica:\n%s", db, want, got)
+		}
+	}
+	if info := master.Info(ctx, "replication").Val(); !strings.Contains(info, "role:master") {
+		t.Errorf("serve's INFO replication: %q", info)
+	}
+}
+
+// waitFor polls cond every 20 ms for at most 10 s.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for i := 0; i < 500; i++ {
+		if cond() {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %s", what)
+}

@@ -170,6 +170,9 @@ func (m *Miniredis) clientLine(p *server.Peer) string {
 	// In getClientInfoString's order; the caller holds the lock, which
 	// guards the replicas and the blocked clients' queue.
 	flags := ""
+	if m.isReplica(p) {
+		flags += "S"
+	}
 	if m.isBlocked(p) {
 		flags += "b" // the suite's wait for a client still blocked
 	}

@@ -26,6 +26,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 	"github.com/scriptgen/scriptgen/transactional/rdb"
@@ -37,9 +38,18 @@ type propOp struct {
 	argv []string
 }
 
+// replica is one attached replica: its connection, and how the stream is
+// written to it.
+type replica struct {
+	peer  *server.Peer
+	write func(string)
+}
+
 // replication is the master's side of replication; m's lock guards it.
 type replication struct {
-	replicas []*server.Peer
+	replicas []replica
+	pinging  bool   // the goroutine that pings replicas runs
+	loops    int64  // seconds it has counted (replicationCron's loops)
 	id       string // the replication ID, made at the first SYNC
 	offset   int64  // bytes of stream sent since the start
 	seldb    int    // the database of the last SELECT sent; -1: none yet
@@ -51,6 +61,29 @@ type replication struct {
 func commandsReplication(m *Miniredis) {
 	m.srv.Register("SYNC", m.cmdSync)
 	m.srv.Register("PSYNC", m.cmdSync)
+	m.srv.Register("REPLCONF", m.cmdReplconf)
+}
+
+// REPLCONF option value ...: what a redis-server replica says before its
+// PSYNC (listening-port, ip-address, capa) is acknowledged and otherwise
+// ignored; ACK, which it sends every second after, gets no reply.
+func (m *Miniredis) cmdReplconf(c *server.Peer, cmd string, args []string) {
+	if len(args)%2 != 0 {
+		setDirty(c)
+		c.WriteError(msgSyntaxError)
+		return
+	}
+	for i := 0; i < len(args); i += 2 {
+		switch strings.ToLower(args[i]) {
+		case "listening-port", "ip-address", "capa", "rdb-only":
+		case "ack", "getack":
+			return
+		default:
+			c.WriteError("ERR Unrecognized REPLCONF option: " + args[i])
+			return
+		}
+	}
+	c.WriteOK()
 }
 
 // dirtied counts a change of the dataset: Redis's server.dirty, by which
@@ -93,22 +126,52 @@ func (m *Miniredis) cmdSync(c *server.Peer, cmd string, args []string) {
 		c.WriteInline("FULLRESYNC " + r.id + " " + strconv.FormatInt(r.offset, 10))
 	}
 	file := rdb.File(m.rdbEntries())
-	c.WriteRaw("$" + strconv.Itoa(len(file)) + "\r\n" + string(file))
 	c.Flush()
+	write := c.MakeReplica()
+	write("$" + strconv.Itoa(len(file)) + "\r\n" + string(file))
 	// Redis forgets the database it last selected for a new replica
 	// (replicationSetupSlaveForFullResync): the stream starts with SELECT.
 	r.seldb = -1
-	r.replicas = append(r.replicas, c)
+	r.replicas = append(r.replicas, replica{c, write})
 	c.OnDisconnect(func() {
 		m.Lock()
 		defer m.Unlock()
 		for i, p := range m.repl.replicas {
-			if p == c {
+			if p.peer == c {
 				m.repl.replicas = append(m.repl.replicas[:i], m.repl.replicas[i+1:]...)
 				break
 			}
 		}
 	})
+	if !r.pinging {
+		r.pinging = true
+		go m.pingReplicas()
+	}
+}
+
+// pingReplicas sends PING to the replicas every repl-ping-replica-period
+// seconds, as replicationCron does, so that a replica that hears nothing
+// for repl-timeout does not drop the link. It ends with the server.
+func (m *Miniredis) pingReplicas() {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-m.Ctx.Done():
+			return
+		case <-t.C:
+		}
+		m.Lock()
+		r := &m.repl
+		r.loops++
+		if period := m.ConfigInt("repl-ping-replica-period"); len(r.replicas) > 0 && period > 0 && r.loops%period == 0 {
+			// In the database last selected: no SELECT before it.
+			var b strings.Builder
+			writeArray(&b, []string{"PING"})
+			m.send(b.String())
+		}
+		m.Unlock()
+	}
 }
 
 // rdbEntries is the keyspace as the RDB file of a SYNC holds it.
@@ -134,6 +197,16 @@ func (m *Miniredis) rdbEntries() []rdb.Entry {
 		}
 	}
 	return out
+}
+
+// isReplica reports whether c is a replica's connection.
+func (m *Miniredis) isReplica(c *server.Peer) bool {
+	for _, r := range m.repl.replicas {
+		if r.peer == c {
+			return true
+		}
+	}
+	return false
 }
 
 // Replicating reports whether a replica is attached; the caller holds the
@@ -267,11 +340,14 @@ func (m *Miniredis) flushPropagation() {
 	if multi {
 		m.writeOp(&b, ops[len(ops)-1].db, []string{"EXEC"})
 	}
-	out := b.String()
-	r.offset += int64(len(out))
-	for _, p := range r.replicas {
-		p.WriteRaw(out)
-		p.Flush()
+	m.send(b.String())
+}
+
+// send writes out to every replica.
+func (m *Miniredis) send(out string) {
+	m.repl.offset += int64(len(out))
+	for _, p := range m.repl.replicas {
+		p.write(out)
 	}
 }
 

@@ -119,6 +119,26 @@ func (p *Peer) SetReply(on, skipNext bool) {
 	}
 }
 
+// MakeReplica makes p the connection of a replica (scriptgen: SYNC):
+// replies to what it sends from now on are dropped, as Redis writes a
+// replica nothing but the stream (REPLCONF ACK gets no answer), and the
+// function returned writes the stream to it and flushes.
+func (p *Peer) MakeReplica() func(s string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w := p.w
+	if c := p.client; c != nil && c.saved != nil {
+		w, c.saved = c.saved, nil // CLIENT REPLY OFF before
+	}
+	p.w = bufio.NewWriterSize(io.Discard, 16)
+	return func(s string) {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		w.WriteString(s)
+		w.Flush()
+	}
+}
+
 // Kill closes the connection; the command running on it, if any, ends
 // first.
 func (c *Client) Kill() { c.conn.Close() }
