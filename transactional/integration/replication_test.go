@@ -124,9 +124,23 @@ var replCases = []replCase{
 		cmd("XADD", "st", "*", "f", "v"), cmd("XADD", "st", "NOMKSTREAM", "MAXLEN", "=", "5", "*", "f", "v"),
 		cmd("XADD", "st", "9999999999999-1", "f", "v"), cmd("XADD", "nost", "NOMKSTREAM", "*", "f", "v"),
 	}},
+	{name: "streams/trim", setup: streamSetup(120), cmds: [][]string{
+		cmd("XADD", "st", "MAXLEN", "~", "10", "*", "f", "v"), cmd("XTRIM", "st", "MAXLEN", "~", "5"),
+		cmd("XTRIM", "st", "MAXLEN", "5"), cmd("XTRIM", "st", "MAXLEN", "5"),
+		cmd("XADD", "st", "MINID", "~", "0-1", "200-*", "f", "v"), cmd("XTRIM", "st", "MINID", "=", "200-0"),
+	}},
 	{name: "misc/forced", cmds: [][]string{
 		cmd("PUBLISH", "ch", "msg"), cmd("FLUSHALL"), cmd("SET", "a", "1"),
 	}},
+}
+
+// streamSetup adds n entries to the stream st, IDs 1-1 to n-1.
+func streamSetup(n int) [][]string {
+	out := make([][]string, n)
+	for i := range out {
+		out[i] = []string{"XADD", "st", strconv.Itoa(i+1) + "-1", "f", "v"}
+	}
+	return out
 }
 
 // dumpV is the DUMP payload of the string "v".

@@ -72,7 +72,8 @@ func init() {
 
 		// An ID the server picks goes out as the ID it picked
 		// (t_stream.c xaddCommand).
-		"XADD": {after: propXadd},
+		"XADD":  {after: propXadd},
+		"XTRIM": {after: propXtrim},
 	}
 }
 
@@ -283,32 +284,57 @@ func propMpop(skip int, first, popFirst, popLast string) func(*RedisDB, []string
 }
 
 // XADD key [NOMKSTREAM] [MAXLEN|MINID [=|~] threshold [LIMIT n]] id|* ...:
-// the ID the server made in place of * (or ms-*).
+// the ID the server made in place of * (or ms-*), and an approximate trim
+// as the exact one it came to (t_stream.c streamRewriteTrimArgument).
 func propXadd(db *RedisDB, args []string, _ any) [][]string {
 	out := withArgs("XADD", args)
-	i := 1
-	for i < len(args) {
-		switch strings.ToUpper(args[i]) {
-		case "NOMKSTREAM":
-			i++
-			continue
-		case "MAXLEN", "MINID":
-			i++
-			if i < len(args) && (args[i] == "=" || args[i] == "~") {
-				i++
-			}
-			i++
-			continue
-		case "LIMIT":
-			i += 2
-			continue
-		}
-		break
-	}
+	i := trimArgs(db, args, out, 1)
 	if i < len(args) && strings.HasSuffix(args[i], "*") {
 		if s, ok := db.streamKeys[args[0]]; ok {
-			out[i+1] = s.lastIDUnlocked()
+			id := s.lastIDNum()
+			out[i+1] = strconv.FormatUint(id[0], 10) + "-" + strconv.FormatUint(id[1], 10)
 		}
 	}
 	return [][]string{out}
+}
+
+// XTRIM key MAXLEN|MINID [=|~] threshold [LIMIT n]: an approximate trim as
+// the exact one it came to.
+func propXtrim(db *RedisDB, args []string, _ any) [][]string {
+	out := withArgs("XTRIM", args)
+	trimArgs(db, args, out, 1)
+	return [][]string{out}
+}
+
+// trimArgs walks the options of XADD or XTRIM from args[i], rewriting in
+// out (args with the command name in front) an approximate trim's ~ as =
+// and its threshold as the stream's length (MAXLEN) or first ID (MINID)
+// after it; it returns the index of the first argument that is no option.
+func trimArgs(db *RedisDB, args, out []string, i int) int {
+	for i < len(args) {
+		switch strategy := strings.ToUpper(args[i]); strategy {
+		case "NOMKSTREAM":
+			i++
+		case "MAXLEN", "MINID":
+			i++
+			if i < len(args) && (args[i] == "=" || args[i] == "~") {
+				if args[i] == "~" {
+					if s, ok := db.streamKeys[args[0]]; ok && i+1 < len(args) {
+						out[i+1] = "="
+						out[i+2] = strconv.Itoa(len(s.entries))
+						if strategy == "MINID" {
+							out[i+2] = s.firstID()
+						}
+					}
+				}
+				i++
+			}
+			i++
+		case "LIMIT":
+			i += 2
+		default:
+			return i
+		}
+	}
+	return i
 }
