@@ -254,6 +254,10 @@ func (e *Engine) runCommand(c *server.Peer, cmd string, args []string) {
 	// A unit of replication: a script propagates the effects of the
 	// commands it called, wrapped in MULTI/EXEC when more than one, and
 	// never itself (Redis 7's script.c, preventCommandPropagation).
+	if !e.m.Replicating() {
+		e.runScriptCommand(c, cmd, args) // no closure for the unit
+		return
+	}
 	e.m.Unit(cmd, func() { e.runScriptCommand(c, cmd, args) })
 }
 

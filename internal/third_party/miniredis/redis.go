@@ -238,7 +238,7 @@ func withTx(
 
 	if ctx.nested {
 		// this is a call via Lua's .call(). It's already locked.
-		m.propagate(ctx.selectedDB, name, args, func() { cb(c, ctx) })
+		m.run(c, ctx, name, args, cb)
 		m.signal.Broadcast()
 		return
 	}
@@ -248,7 +248,7 @@ func withTx(
 		counted := c.CountLater()
 		args = append([]string(nil), args...)
 		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) {
-			counted(func() { m.propagate(ctx.selectedDB, name, args, func() { cb(c, ctx) }) })
+			counted(func() { m.run(c, ctx, name, args, cb) })
 		})
 		c.WriteInline("QUEUED")
 		return
@@ -261,7 +261,7 @@ func withTx(
 	// and every other client waiting for ever (LPOS with a COUNT near
 	// 2^63 did, found by the grammar differential).
 	defer m.Unlock()
-	m.propagate(ctx.selectedDB, name, args, func() { cb(c, ctx) })
+	m.run(c, ctx, name, args, cb)
 	// done, wake up anyone who waits on anything.
 	m.signal.Broadcast()
 }

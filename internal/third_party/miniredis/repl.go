@@ -213,6 +213,17 @@ func (m *Miniredis) isReplica(c *server.Peer) bool {
 // lock.
 func (m *Miniredis) Replicating() bool { return len(m.repl.replicas) > 0 }
 
+// run runs cb, the command name with args of c, through propagate when a
+// replica is attached; without one it makes no closure (scriptgen: every
+// command comes here).
+func (m *Miniredis) run(c *server.Peer, ctx *connCtx, name string, args []string, cb txCmd) {
+	if len(m.repl.replicas) == 0 {
+		cb(c, ctx)
+		return
+	}
+	m.propagate(ctx.selectedDB, name, args, func() { cb(c, ctx) })
+}
+
 // propagate runs one command of c (name, args, in database db) as a unit
 // of propagation, or as part of the unit around it, and queues what it
 // changed as its rule says. The caller holds the lock.
