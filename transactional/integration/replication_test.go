@@ -533,3 +533,26 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 	t.Fatalf("timed out waiting for %s", what)
 }
+
+// TestSlowReplicaHoldsNothingUp attaches a replica that never reads and
+// writes 40 MB through serve: every write must still be answered at once
+// (Redis buffers a replica's stream; a write blocked on its socket would
+// hold the keyspace's lock), and the replica, having fallen behind, is
+// still attached below Redis's 256 MB limit.
+func TestSlowReplicaHoldsNothingUp(t *testing.T) {
+	addr := serveForTest(t)
+	r := dial(t, addr)
+	r.c.Write(encode("SYNC"))
+	c := dial(t, addr)
+	big := strings.Repeat("x", 1<<20)
+	for i := 0; i < 40; i++ {
+		c.c.SetDeadline(time.Now().Add(5 * time.Second))
+		c.c.Write(encode("SET", "k"+strconv.Itoa(i), big))
+		if raw, err := readRaw(c.r); err != nil || string(raw) != "+OK\r\n" {
+			t.Fatalf("SET %d with a replica that does not read: %q, %v", i, raw, err)
+		}
+	}
+	if !strings.Contains(string(c.do(t, "CLIENT", "LIST")), "flags=S") {
+		t.Error("the replica was dropped below the output buffer limit")
+	}
+}

@@ -32,6 +32,11 @@ import (
 	"github.com/scriptgen/scriptgen/transactional/rdb"
 )
 
+// replicaBufferLimit is how much stream may wait for a replica that does
+// not read before it is disconnected: Redis 7.0's default hard
+// client-output-buffer-limit for replicas.
+const replicaBufferLimit = 256 << 20
+
 // propOp is one command to propagate, in database db.
 type propOp struct {
 	db   int
@@ -127,7 +132,7 @@ func (m *Miniredis) cmdSync(c *server.Peer, cmd string, args []string) {
 	}
 	file := rdb.File(m.rdbEntries())
 	c.Flush()
-	write := c.MakeReplica()
+	write := c.MakeReplica(replicaBufferLimit)
 	write("$" + strconv.Itoa(len(file)) + "\r\n" + string(file))
 	// Redis forgets the database it last selected for a new replica
 	// (replicationSetupSlaveForFullResync): the stream starts with SELECT.
