@@ -254,6 +254,8 @@ func (e *Engine) runCommand(c *server.Peer, cmd string, args []string) {
 	// A unit of replication: a script propagates the effects of the
 	// commands it called, wrapped in MULTI/EXEC when more than one, and
 	// never itself (Redis 7's script.c, preventCommandPropagation).
+	// redis.set_repl lasts one script; runScriptCommand recovers panics.
+	defer e.m.SetReplicate(true)
 	if !e.m.Replicating() {
 		e.runScriptCommand(c, cmd, args) // no closure for the unit
 		return

@@ -84,6 +84,9 @@ var replCases = []replCase{
 		ev("redis.call('set', KEYS[1], 'a') return redis.call('del', KEYS[1])", 1, "t"),
 		ev("return redis.pcall('incr', KEYS[1])", 1, "s"),
 		cmd("EVAL_RO", "return redis.call('get', KEYS[1])", "1", "x"),
+		ev("redis.set_repl(redis.REPL_NONE) redis.call('set', KEYS[1], 1) redis.set_repl(redis.REPL_ALL) return redis.call('set', KEYS[2], 2)", 2, "r1", "r2"),
+		ev("redis.set_repl(redis.REPL_AOF) redis.call('set', KEYS[1], 1) redis.call('incr', KEYS[2]) return 1", 2, "r1", "r2"),
+		ev("redis.set_repl(redis.REPL_REPLICA) redis.call('set', KEYS[1], 3) redis.call('incr', KEYS[2]) return 1", 2, "r1", "r2"),
 		cmd("SET", "after", "1"),
 	}},
 	{name: "scripts/functions", setup: [][]string{

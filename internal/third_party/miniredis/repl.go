@@ -61,6 +61,7 @@ type replication struct {
 	depth    int    // units running, nested (a script's calls in its EVAL)
 	pending  []propOp
 	noMulti  bool // the top-level unit is a command that touches arbitrary keys
+	muted    bool // a script's redis.set_repl left out REPL_REPLICA
 }
 
 func commandsReplication(m *Miniredis) {
@@ -214,6 +215,12 @@ func (m *Miniredis) isReplica(c *server.Peer) bool {
 	return false
 }
 
+// SetReplicate is redis.set_repl's REPL_REPLICA bit for the script
+// running: off, the commands it calls are not propagated (keys they
+// expire still are, as propagateDeletion forces). The caller holds the
+// lock.
+func (m *Miniredis) SetReplicate(on bool) { m.repl.muted = !on }
+
 // Replicating reports whether a replica is attached; the caller holds the
 // lock.
 func (m *Miniredis) Replicating() bool { return len(m.repl.replicas) > 0 }
@@ -245,7 +252,7 @@ func (m *Miniredis) propagate(db int, name string, args []string, run func()) {
 	dirty := m.dirty
 	m.Unit(name, func() {
 		run()
-		if m.dirty == dirty && !rule.force {
+		if m.dirty == dirty && !rule.force || m.repl.muted {
 			return
 		}
 		if rule.after == nil {
