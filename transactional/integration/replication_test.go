@@ -520,8 +520,13 @@ func TestRedisReplicaFollowsServe(t *testing.T) {
 			t.Errorf("db %d:\nserve:\n%s\nreplica:\n%s", db, want, got)
 		}
 	}
-	if info := master.Info(ctx, "replication").Val(); !strings.Contains(info, "role:master") {
-		t.Errorf("serve's INFO replication: %q", info)
+	for _, want := range []string{"role:master", "connected_slaves:1"} {
+		if info := master.Info(ctx, "replication").Val(); !strings.Contains(info, want) {
+			t.Errorf("serve's INFO replication has no %s: %q", want, info)
+		}
+	}
+	if info := replica.Info(ctx, "replication").Val(); !strings.Contains(info, "master_replid:"+runIDOf(t, master)) {
+		t.Errorf("the replica's INFO replication does not have serve's replication ID: %q", info)
 	}
 }
 
@@ -558,4 +563,13 @@ func TestSlowReplicaHoldsNothingUp(t *testing.T) {
 	if !strings.Contains(string(c.do(t, "CLIENT", "LIST")), "flags=S") {
 		t.Error("the replica was dropped below the output buffer limit")
 	}
+}
+
+// runIDOf is the run_id INFO server reports.
+func runIDOf(t *testing.T, c *redis.Client) string {
+	m := regexp.MustCompile(`run_id:([0-9a-f]{40})`).FindStringSubmatch(c.Info(context.Background(), "server").Val())
+	if m == nil {
+		t.Fatal("no run_id in INFO server")
+	}
+	return m[1]
 }

@@ -21,8 +21,6 @@
 package miniredis
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"sort"
 	"strconv"
 	"strings"
@@ -53,12 +51,11 @@ type replica struct {
 // replication is the master's side of replication; m's lock guards it.
 type replication struct {
 	replicas []replica
-	pinging  bool   // the goroutine that pings replicas runs
-	loops    int64  // seconds it has counted (replicationCron's loops)
-	id       string // the replication ID, made at the first SYNC
-	offset   int64  // bytes of stream sent since the start
-	seldb    int    // the database of the last SELECT sent; -1: none yet
-	depth    int    // units running, nested (a script's calls in its EVAL)
+	pinging  bool  // the goroutine that pings replicas runs
+	loops    int64 // seconds it has counted (replicationCron's loops)
+	offset   int64 // bytes of stream sent since the start
+	seldb    int   // the database of the last SELECT sent; -1: none yet
+	depth    int   // units running, nested (a script's calls in its EVAL)
 	pending  []propOp
 	noMulti  bool // the top-level unit is a command that touches arbitrary keys
 	muted    bool // a script's redis.set_repl left out REPL_REPLICA
@@ -123,13 +120,9 @@ func (m *Miniredis) cmdSync(c *server.Peer, cmd string, args []string) {
 	defer m.Unlock()
 	m.tickLocked()
 	r := &m.repl
-	if r.id == "" {
-		var b [20]byte
-		rand.Read(b[:])
-		r.id = hex.EncodeToString(b[:])
-	}
 	if cmd == "PSYNC" {
-		c.WriteInline("FULLRESYNC " + r.id + " " + strconv.FormatInt(r.offset, 10))
+		// The replication ID is INFO's master_replid, the run ID.
+		c.WriteInline("FULLRESYNC " + runID + " " + strconv.FormatInt(r.offset, 10))
 	}
 	file := rdb.File(m.rdbEntries())
 	c.Flush()
