@@ -124,9 +124,9 @@
 // REPL_REPLICA mutes it; a transactional script rolled back streams each
 // key it put back (RESTORE or DEL), since the writes it undid were
 // streamed already; FUNCTION LOAD, DELETE, RESTORE and FLUSH go out as
-// they came. The differences left: the RDB file holds no function
-// libraries, and the consumer-group commands (XREADGROUP, XCLAIM,
-// XAUTOCLAIM) go out as they came where Redis streams XCLAIM per entry.
+// they came, and the RDB file holds the libraries. The difference left:
+// the consumer-group commands (XREADGROUP, XCLAIM, XAUTOCLAIM) go out as
+// they came where Redis streams XCLAIM per entry.
 //
 // # DUMP, RESTORE and COPY
 //

@@ -480,13 +480,15 @@ func TestClientListFlags(t *testing.T) {
 // TestRedisReplicaFollowsServe makes a redis-server a replica of serve
 // (replicaof: PING, REPLCONF, PSYNC, the RDB file, then the stream and
 // REPLCONF ACK every second) and checks that it ends with serve's
-// keyspace, expiries included, after writes of every kind.
+// keyspace, expiries included, after writes of every kind, and the
+// function libraries loaded before (in the RDB file) and after (streamed).
 func TestRedisReplicaFollowsServe(t *testing.T) {
 	addr := serveForTest(t)
 	ctx := context.Background()
 	master := redis.NewClient(&redis.Options{Addr: addr, DisableIdentity: true})
 	defer master.Close()
 	master.Do(ctx, "HSET", "before", "f", "v")
+	master.Do(ctx, "FUNCTION", "LOAD", "#!lua name=before\nredis.register_function{function_name='b', callback=function() return 'b' end, flags={'no-writes'}}")
 	master.Do(ctx, "SET", "ttl", "v", "EX", "1000")
 	host, port, _ := net.SplitHostPort(addr)
 	srv := redistest.Start(t, "replicaof "+host+" "+port)
@@ -499,7 +501,9 @@ func TestRedisReplicaFollowsServe(t *testing.T) {
 		{"SADD", "s", "1", "2", "3"}, {"SPOP", "s"}, {"INCRBYFLOAT", "f", "0.1"},
 		{"EVAL", "redis.call('set', KEYS[1], 1) return redis.call('expire', KEYS[1], 100)", "1", "e"},
 		{"SELECT", "3"}, {"ZADD", "z", "1", "a", "2", "b"}, {"ZPOPMIN", "z"}, {"SELECT", "0"},
-		{"XADD", "x", "*", "f", "v"}, {"SET", "__end__", "1"},
+		{"XADD", "x", "*", "f", "v"},
+		{"FUNCTION", "LOAD", "#!lua name=after\nredis.register_function{function_name='a', callback=function() return 'a' end, flags={'no-writes'}}"},
+		{"SET", "__end__", "1"},
 	} {
 		if err := master.Do(ctx, a...).Err(); err != nil {
 			t.Fatalf("%v: %v", a, err)
@@ -518,6 +522,11 @@ func TestRedisReplicaFollowsServe(t *testing.T) {
 		}
 		if want, got := redistest.Describe(t, ctx, m, keys), redistest.Describe(t, ctx, r, keys); got != want {
 			t.Errorf("db %d:\nserve:\n%s\nreplica:\n%s", db, want, got)
+		}
+	}
+	for _, f := range []string{"a", "b"} {
+		if got, err := replica.Do(ctx, "FCALL_RO", f, "0").Text(); err != nil || got != f {
+			t.Errorf("FCALL_RO %s on the replica: %q, %v", f, got, err)
 		}
 	}
 	for _, want := range []string{"role:master", "connected_slaves:1"} {

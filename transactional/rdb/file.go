@@ -26,15 +26,20 @@ const (
 	fileMagicFmt = "REDIS%04d"
 )
 
-// File is a whole RDB file of version Version holding entries, grouped by
-// database in the order given (callers sort them): what a master sends a
-// replica after SYNC, and what redis-server loads as dump.rdb. Each value
-// is encoded as Dump encodes it; the file ends with the CRC64 of all that
-// precedes it, as rdbSaveRio writes it.
-func File(entries []Entry) []byte {
+// File is a whole RDB file of version Version holding the function
+// libraries' codes and entries, grouped by database in the order given
+// (callers sort them): what a master sends a replica after SYNC, and what
+// redis-server loads as dump.rdb. Libraries come first, as FUNCTION DUMP
+// writes them, and each value is encoded as Dump encodes it; the file ends
+// with the CRC64 of all that precedes it, as rdbSaveRio writes it.
+func File(functions []string, entries []Entry) []byte {
 	w := writer{b: fmt.Appendf(nil, fileMagicFmt, Version)}
 	w.aux("redis-ver", "7.0.15")
 	w.aux("redis-bits", "64")
+	for _, code := range functions {
+		w.byte(opFunction2)
+		w.str(code)
+	}
 	for i := 0; i < len(entries); {
 		db := entries[i].DB
 		j := i

@@ -12,9 +12,10 @@ import (
 )
 
 // TestFileLoadsInRedis writes a keyspace with File as a redis-server's
-// dump.rdb and has the server load it: every key must come back in its
-// database with the value Dump encodes (DUMP answers the same payload)
-// and its expiry to the millisecond.
+// dump.rdb and has the server load it: the function library must answer
+// FCALL, and every key must come back in its database with the value Dump
+// encodes (DUMP answers the same payload) and its expiry to the
+// millisecond.
 func TestFileLoadsInRedis(t *testing.T) {
 	at := time.Now().Add(time.Hour).UnixMilli()
 	entries := []Entry{
@@ -26,12 +27,16 @@ func TestFileLoadsInRedis(t *testing.T) {
 		{DB: 3, Key: "z", Value: ZSet{{Name: "a", Score: 1}, {Name: "b", Score: 2.5}}, ExpireMs: at + 1},
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "dump.rdb"), File(entries), 0o644); err != nil {
+	lib := "#!lua name=filelib\nredis.register_function('f', function() return 7 end)"
+	if err := os.WriteFile(filepath.Join(dir, "dump.rdb"), File([]string{lib}, entries), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	srv := redistest.Start(t, "dir "+dir, "dbfilename dump.rdb")
 	ctx := context.Background()
 	c := srv.Client(t)
+	if n, err := c.Do(ctx, "FCALL", "f", "0").Int(); err != nil || n != 7 {
+		t.Errorf("FCALL f of the library in the file: %v, %v", n, err)
+	}
 	for db, want := range map[int]int64{0: 4, 3: 2} {
 		if err := c.Do(ctx, "SELECT", db).Err(); err != nil {
 			t.Fatal(err)
@@ -62,10 +67,10 @@ func TestFileLoadsInRedis(t *testing.T) {
 	}
 }
 
-// TestFileEmpty: a keyspace with no keys is the magic, the aux fields, EOF
+// TestFileEmpty: a keyspace with no keys nor libraries is the magic, the aux fields, EOF
 // and the checksum, which redis-server loads as an empty dataset.
 func TestFileEmpty(t *testing.T) {
-	f := File(nil)
+	f := File(nil, nil)
 	if !bytes.HasPrefix(f, []byte("REDIS0010")) || f[len(f)-9] != opEOF {
 		t.Fatalf("File(nil) = %q", f)
 	}

@@ -96,8 +96,9 @@ type Miniredis struct {
 
 	// scriptgen: changes to the dataset (Redis's server.dirty), and the
 	// replicas the writes are streamed to (repl.go)
-	dirty int64
-	repl  replication
+	dirty         int64
+	repl          replication
+	functionCodes func() []string // see SetFunctionCodes
 }
 
 type txCmd func(*server.Peer, *connCtx)

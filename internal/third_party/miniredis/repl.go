@@ -124,7 +124,11 @@ func (m *Miniredis) cmdSync(c *server.Peer, cmd string, args []string) {
 		// The replication ID is INFO's master_replid, the run ID.
 		c.WriteInline("FULLRESYNC " + runID + " " + strconv.FormatInt(r.offset, 10))
 	}
-	file := rdb.File(m.rdbEntries())
+	var functions []string
+	if m.functionCodes != nil {
+		functions = m.functionCodes()
+	}
+	file := rdb.File(functions, m.rdbEntries())
 	c.Flush()
 	write := c.MakeReplica(replicaBufferLimit)
 	write("$" + strconv.Itoa(len(file)) + "\r\n" + string(file))
@@ -196,6 +200,14 @@ func (m *Miniredis) rdbEntries() []rdb.Entry {
 		}
 	}
 	return out
+}
+
+// SetFunctionCodes gives the server the function libraries' codes for the
+// RDB file SYNC sends (the engine keeps the libraries, not miniredis).
+func (m *Miniredis) SetFunctionCodes(codes func() []string) {
+	m.Lock()
+	defer m.Unlock()
+	m.functionCodes = codes
 }
 
 // isReplica reports whether c is a replica's connection.
