@@ -529,6 +529,7 @@ func TestRedisReplicaFollowsServe(t *testing.T) {
 			t.Errorf("FCALL_RO %s on the replica: %q, %v", f, got, err)
 		}
 	}
+	checkMinReplicas(t, "serve", master)
 	for _, want := range []string{"role:master", "connected_slaves:1"} {
 		if info := master.Info(ctx, "replication").Val(); !strings.Contains(info, want) {
 			t.Errorf("serve's INFO replication has no %s: %q", want, info)
@@ -581,4 +582,32 @@ func runIDOf(t *testing.T, c *redis.Client) string {
 		t.Fatal("no run_id in INFO server")
 	}
 	return m[1]
+}
+
+// TestMinReplicasOnRedis is what checkMinReplicas holds serve to, on a
+// redis-server master with a redis-server replica.
+func TestMinReplicasOnRedis(t *testing.T) {
+	srv := redistest.Start(t)
+	host, port, _ := net.SplitHostPort(srv.Addr)
+	rep := redistest.Start(t, "replicaof "+host+" "+port)
+	ctx := context.Background()
+	waitFor(t, "the replica's link up", func() bool {
+		return strings.Contains(rep.Client(t).Info(ctx, "replication").Val(), "master_link_status:up")
+	})
+	checkMinReplicas(t, "redis-server", srv.Client(t))
+}
+
+// checkMinReplicas: with one replica attached (which acknowledges every
+// second), min-replicas-to-write 1 lets a write in and 2 refuses it.
+func checkMinReplicas(t *testing.T, name string, master *redis.Client) {
+	ctx := context.Background()
+	master.Do(ctx, "CONFIG", "SET", "min-replicas-to-write", "1")
+	if err := master.Do(ctx, "SET", "with-one", "1").Err(); err != nil {
+		t.Errorf("%s: SET with min-replicas-to-write 1 and a replica: %v", name, err)
+	}
+	master.Do(ctx, "CONFIG", "SET", "min-replicas-to-write", "2")
+	if err := master.Do(ctx, "SET", "with-two", "1").Err(); err == nil || !strings.HasPrefix(err.Error(), "NOREPLICAS") {
+		t.Errorf("%s: SET with min-replicas-to-write 2 and one replica: %v", name, err)
+	}
+	master.Do(ctx, "CONFIG", "SET", "min-replicas-to-write", "0")
 }

@@ -46,6 +46,7 @@ type propOp struct {
 type replica struct {
 	peer  *server.Peer
 	write func(string)
+	ack   time.Time // the last REPLCONF ACK, or the attach
 }
 
 // replication is the master's side of replication; m's lock guards it.
@@ -79,7 +80,16 @@ func (m *Miniredis) cmdReplconf(c *server.Peer, cmd string, args []string) {
 	for i := 0; i < len(args); i += 2 {
 		switch strings.ToLower(args[i]) {
 		case "listening-port", "ip-address", "capa", "rdb-only":
-		case "ack", "getack":
+		case "ack":
+			m.Lock()
+			for i := range m.repl.replicas {
+				if m.repl.replicas[i].peer == c {
+					m.repl.replicas[i].ack = time.Now()
+				}
+			}
+			m.Unlock()
+			return
+		case "getack":
 			return
 		default:
 			c.WriteError("ERR Unrecognized REPLCONF option: " + args[i])
@@ -135,7 +145,7 @@ func (m *Miniredis) cmdSync(c *server.Peer, cmd string, args []string) {
 	// Redis forgets the database it last selected for a new replica
 	// (replicationSetupSlaveForFullResync): the stream starts with SELECT.
 	r.seldb = -1
-	r.replicas = append(r.replicas, replica{c, write})
+	r.replicas = append(r.replicas, replica{c, write, time.Now()})
 	c.OnDisconnect(func() {
 		m.Lock()
 		defer m.Unlock()
@@ -225,6 +235,20 @@ func (m *Miniredis) isReplica(c *server.Peer) bool {
 // expire still are, as propagateDeletion forces). The caller holds the
 // lock.
 func (m *Miniredis) SetReplicate(on bool) { m.repl.muted = !on }
+
+// GoodReplicas is how many replicas acknowledged the stream (or
+// attached) at most maxLag whole seconds ago: Redis's
+// repl_good_slaves_count, which min-replicas-to-write compares with. The
+// caller holds the lock.
+func (m *Miniredis) GoodReplicas(maxLag int64) int {
+	n := 0
+	for _, r := range m.repl.replicas {
+		if int64(time.Since(r.ack)/time.Second) <= maxLag {
+			n++
+		}
+	}
+	return n
+}
 
 // Replicating reports whether a replica is attached; the caller holds the
 // lock.
