@@ -89,8 +89,8 @@ func (e *Engine) busyThreshold() time.Duration {
 // refuseWrite answers, as processCommand does, a command refused for
 // memory or replicas, and reports whether it did: past maxmemory, one that
 // may grow memory (denyoom, or anything queued in MULTI) gets OOM; with
-// min-replicas-to-write set (serve has no replicas), a write gets
-// NOREPLICAS. A script's own flags decide for EVAL, EVALSHA and FCALL:
+// min-replicas-to-write set, a write gets NOREPLICAS unless that many
+// replicas acknowledged the stream within min-replicas-max-lag. A script's own flags decide for EVAL, EVALSHA and FCALL:
 // without a shebang a script is let in (its commands are checked inside,
 // refusalInScript); with one it needs no-writes, or allow-oom for memory.
 func (e *Engine) refuseWrite(c *server.Peer, cmd string, args []string) bool {
@@ -108,7 +108,7 @@ func (e *Engine) refuseWrite(c *server.Peer, cmd string, args []string) bool {
 	switch {
 	case limit > 0 && denyOOM && e.m.UsedMemory() > limit:
 		msg = msgOOM
-	case replicas > 0 && write:
+	case replicas > 0 && write && e.tooFewReplicas(replicas):
 		msg = msgNoReplicas
 	default:
 		return false
@@ -116,6 +116,13 @@ func (e *Engine) refuseWrite(c *server.Peer, cmd string, args []string) bool {
 	miniredis.MarkPeerDirty(c)
 	writeError(c, msg)
 	return true
+}
+
+// tooFewReplicas says whether fewer than n replicas acknowledged the
+// stream within min-replicas-max-lag seconds; the caller holds
+// miniredis's lock.
+func (e *Engine) tooFewReplicas(n int64) bool {
+	return int64(e.m.GoodReplicas(e.m.ConfigInt("min-replicas-max-lag"))) < n
 }
 
 // commandFlags says whether Redis flags this call denyoom and write
@@ -159,7 +166,7 @@ func (e *Engine) commandFlags(cmd string, args []string) (denyOOM, write bool) {
 // the script's first write, unless it has allow-oom. The caller holds
 // miniredis's lock.
 func (e *Engine) refusalInScript(r *run, info *commands.Command) string {
-	if e.admin.minReplicas.Load() > 0 {
+	if n := e.admin.minReplicas.Load(); n > 0 && e.tooFewReplicas(n) {
 		return msgNoReplicas
 	}
 	limit := e.admin.maxmemory.Load()

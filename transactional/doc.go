@@ -113,6 +113,21 @@
 // DoTransactional offers the same journal to any run of a script that is
 // not wrapped.
 //
+// # Replication
+//
+// Served (Listen, Serve), the engine is a master as Redis 7.0 is one: SYNC
+// or PSYNC sends an RDB file of the keyspace (rdb.File) and then every
+// write (miniredis's repl.go, whose table says how each command is
+// rewritten), so that Redis's suite can read the stream and a redis-server
+// can replicate from serve. A script is streamed as its effects, in
+// MULTI/EXEC when more than one, never as EVAL, and redis.set_repl without
+// REPL_REPLICA mutes it; a transactional script rolled back streams each
+// key it put back (RESTORE or DEL), since the writes it undid were
+// streamed already; FUNCTION LOAD, DELETE, RESTORE and FLUSH go out as
+// they came, and the RDB file holds the libraries. The difference left:
+// the consumer-group commands (XREADGROUP, XCLAIM, XAUTOCLAIM) go out as
+// they came where Redis streams XCLAIM per entry.
+//
 // # DUMP, RESTORE and COPY
 //
 // The engine serves DUMP and RESTORE (REPLACE, ABSTTL, IDLETIME and FREQ

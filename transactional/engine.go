@@ -234,6 +234,7 @@ func New(opts ...Option) *Engine {
 	e.srv.SetPreHook(e.hook)
 	e.m.SetBusyCheck(e.busyWhileWaiting)
 	e.m.SetCachedScripts(func() int { return len(e.scripts) })
+	e.m.SetFunctionCodes(func() []string { return e.funcs.codes() })
 	// A script's redis.calls answer through the nested peer: Redis counts
 	// their errors in INFO errorstats, caught by pcall or not.
 	e.inner.CountErrorsIn(e.srv.ErrorStats())

@@ -509,6 +509,14 @@ func (e *Engine) cmdFunction(c *server.Peer, args []string) {
 		w.ErrorReply(fmt.Sprintf("ERR FUNCTION %s is not supported by scriptgen's engine", strings.ToUpper(args[0])))
 	}
 	writeReply(c, w.Buf) // counts its errors in INFO errorstats
+	switch strings.ToUpper(args[0]) {
+	case "LOAD", "DELETE", "RESTORE", "FLUSH":
+		// Changes of the libraries go to replicas as they came, as
+		// functions.c's server.dirty++ has them propagated.
+		if len(w.Buf) > 0 && w.Buf[0] != '-' {
+			e.m.Propagate(miniredis.PeerDB(c), append([]string{"FUNCTION"}, args...))
+		}
+	}
 }
 
 func (fr *functionRegistry) list(w *resp.Writer, args []string) {

@@ -251,6 +251,19 @@ func validateSubcommand(cmd string, args []string) string {
 
 // runCommand runs one of our commands; the caller holds miniredis's lock.
 func (e *Engine) runCommand(c *server.Peer, cmd string, args []string) {
+	// A unit of replication: a script propagates the effects of the
+	// commands it called, wrapped in MULTI/EXEC when more than one, and
+	// never itself (Redis 7's script.c, preventCommandPropagation).
+	// redis.set_repl lasts one script; runScriptCommand recovers panics.
+	defer e.m.SetReplicate(true)
+	if !e.m.Replicating() {
+		e.runScriptCommand(c, cmd, args) // no closure for the unit
+		return
+	}
+	e.m.Unit(cmd, func() { e.runScriptCommand(c, cmd, args) })
+}
+
+func (e *Engine) runScriptCommand(c *server.Peer, cmd string, args []string) {
 	defer e.recoverInto(c)
 	switch cmd {
 	case "EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO":

@@ -89,11 +89,14 @@ func (e *Engine) record(j *journal, db int, args []string) {
 	}
 }
 
-// rollback puts every journaled key back as it was, newest first.
+// rollback puts every journaled key back as it was, newest first, and
+// tells the replicas (whose stream has the writes undone) what each key
+// is again.
 func (e *Engine) rollback(j *journal) {
 	for i := len(j.entries) - 1; i >= 0; i-- {
 		en := j.entries[i]
 		e.m.DBLocked(en.db).RestoreSnapshot(en.key, en.snap)
+		e.m.PropagateKey(en.db, en.key)
 	}
 	j.entries = nil
 }

@@ -643,6 +643,10 @@ func (s *sandbox) setRepl(L *lua.LState) int {
 		L.Error(L.Get(-1), 0)
 		return 0
 	}
+	// Without REPL_REPLICA the commands the script calls from now on are
+	// not streamed to replicas (scriptCall's call flags); the engine
+	// turns it back on when the script ends.
+	s.e.m.SetReplicate(int(n)&replSlave != 0)
 	return 0
 }
 

@@ -113,6 +113,16 @@ func (m *Miniredis) wakeGone() {
 	m.Unlock()
 }
 
+// isBlocked reports whether c waits in a blocking command.
+func (m *Miniredis) isBlocked(c *server.Peer) bool {
+	for _, w := range m.blockq {
+		if w.c == c && !w.done {
+			return true
+		}
+	}
+	return false
+}
+
 // blockedClients is INFO's blocked_clients: the clients waiting in a
 // blocking command (BLPOP, BLMOVE, BZPOPMIN, XREAD BLOCK, …), where
 // upstream answered 0.

@@ -167,9 +167,20 @@ func (m *Miniredis) clientLine(p *server.Peer) string {
 	add("name", cl.Name())
 	add("age", strconv.Itoa(int(time.Since(cl.Created)/time.Second)))
 	add("idle", strconv.Itoa(int(cl.Idle()/time.Second)))
-	flags := "N"
+	// In getClientInfoString's order; the caller holds the lock, which
+	// guards the replicas and the blocked clients' queue.
+	flags := ""
+	if m.isReplica(p) {
+		flags += "S"
+	}
+	if m.isBlocked(p) {
+		flags += "b" // the suite's wait for a client still blocked
+	}
 	if cl.NoEvict.Load() {
-		flags = "e"
+		flags += "e"
+	}
+	if flags == "" {
+		flags = "N"
 	}
 	add("flags", flags)
 	add("db", strconv.Itoa(cl.DB()))

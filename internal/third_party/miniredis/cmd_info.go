@@ -235,11 +235,11 @@ func (m *Miniredis) infoSection(b *strings.Builder, name string) {
 		}
 	case "replication":
 		field("role", "master")
-		field("connected_slaves", 0)
+		field("connected_slaves", len(m.repl.replicas)) // scriptgen: repl.go
 		field("master_failover_state", "no-failover")
 		field("master_replid", runID)
 		field("master_replid2", strings.Repeat("0", 40))
-		field("master_repl_offset", 0)
+		field("master_repl_offset", m.repl.offset)
 		field("second_repl_offset", -1)
 		field("repl_backlog_active", 0)
 		field("repl_backlog_size", 1048576)

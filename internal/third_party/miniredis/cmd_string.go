@@ -356,7 +356,10 @@ func (m *Miniredis) cmdGetex(c *server.Peer, cmd string, args []string) {
 		value := db.stringGet(key)
 		switch {
 		case opts.persist:
-			delete(db.ttl, key)
+			if _, ok := db.ttl[key]; ok {
+				delete(db.ttl, key)
+				m.dirtied() // scriptgen: a TTL removed, for replication
+			}
 		case ttl < 0:
 			// scriptgen: EXAT or PXAT in the past deletes the key, as in
 			// Redis; setting the deadline left it behind on a key the next

@@ -73,9 +73,13 @@ func (m *Miniredis) cmdExec(c *server.Peer, cmd string, args []string) {
 	}
 
 	c.WriteLen(len(ctx.transaction))
-	for _, cb := range ctx.transaction {
-		cb(c, ctx)
-	}
+	// scriptgen: one unit of propagation, wrapped in MULTI/EXEC when it
+	// is more than one command (repl.go).
+	m.Unit("EXEC", func() {
+		for _, cb := range ctx.transaction {
+			cb(c, ctx)
+		}
+	})
 	// wake up anyone who waits on anything.
 	m.signal.Broadcast()
 

@@ -30,6 +30,7 @@ func (db *RedisDB) t(k string) string {
 
 // incr increases the version and the lru timestamp
 func (db *RedisDB) incr(k string) {
+	db.master.dirtied()
 	db.lru[k] = db.master.effectiveNow()
 	if db.master.watched {
 		db.keyVersion[k]++
@@ -48,6 +49,7 @@ func (db *RedisDB) allKeys() []string {
 
 // flush removes all keys and values.
 func (db *RedisDB) flush() {
+	db.master.dirtied()
 	db.keys = map[string]string{}
 	db.lru = map[string]time.Time{}
 	db.stringKeys = map[string]string{}
@@ -150,6 +152,7 @@ func (db *RedisDB) del(k string, delTTL bool) {
 		return
 	}
 	t := db.t(k)
+	db.master.dirtied()
 	delete(db.keys, k)
 	delete(db.lru, k)
 	if db.master.watched {
@@ -319,7 +322,11 @@ func (db *RedisDB) setAdd(k string, elems ...string) int {
 		s[e] = struct{}{}
 	}
 	db.setKeys[k] = s
-	db.incr(k)
+	if added > 0 || !ok {
+		// scriptgen: members already there change nothing, as in Redis
+		// (no dirty, no WATCH), so nothing is propagated to replicas.
+		db.incr(k)
+	}
 	return added
 }
 
@@ -341,7 +348,9 @@ func (db *RedisDB) setRem(k string, fields ...string) int {
 	} else {
 		db.setKeys[k] = s
 	}
-	db.incr(k)
+	if removed > 0 {
+		db.incr(k) // scriptgen: see setAdd
+	}
 	return removed
 }
 
@@ -493,7 +502,9 @@ func (db *RedisDB) ssetAdd(key string, score float64, member string) bool {
 	ss[member] = score
 	db.sortedsetKeys[key] = ss
 	db.ssetChanged(key, ss, member, old, ok, score, true)
-	db.incr(key)
+	if !ok || old != score {
+		db.incr(key) // scriptgen: see setAdd
+	}
 	return !ok
 }
 
@@ -574,6 +585,9 @@ func (db *RedisDB) ssetRem(key, member string) bool {
 	old, ok := ss[member]
 	delete(ss, member)
 	db.ssetChanged(key, ss, member, old, ok, 0, false)
+	if ok {
+		db.master.dirtied() // scriptgen: for replication (repl.go)
+	}
 	if len(ss) == 0 {
 		// Delete key on removal of last member
 		db.del(key, true)

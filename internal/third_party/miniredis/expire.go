@@ -24,7 +24,6 @@ package miniredis
 
 import (
 	"github.com/scriptgen/scriptgen/internal/commands"
-	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
 
 // noLazyExpire lists the commands with keys whose lookups in Redis 7.0 do
@@ -77,7 +76,7 @@ func (db *RedisDB) expireIfNeeded(key string) bool {
 // goes for that reason, lazily or by the cycle, counted in INFO's
 // expired_keys as deleteExpiredKeyAndPropagate counts it.
 func (db *RedisDB) deleteExpired(key string) {
-	db.del(key, true)
+	db.expireKey(key)
 	db.master.expiredKeys++
 }
 
@@ -94,18 +93,10 @@ func (db *RedisDB) watchedChanged(key string, version uint, stale bool) bool {
 	return v > version || db.expired(key)
 }
 
-// expireNamedKeys deletes the expired keys that the command c runs
-// (Peer.Running) names, in the database the connection has selected. With
-// the active cycle on, none is left to find.
-func (m *Miniredis) expireNamedKeys(c *server.Peer, ctx *connCtx) {
-	if !m.noActiveExpire {
-		return
-	}
-	name, args := c.Running()
-	m.expireKeysOf(ctx, name, args)
-}
-
-// expireKeysOf is expireNamedKeys for the command name with args.
+// expireKeysOf deletes the expired keys that the command name names in
+// args, in the database the connection has selected, where the command
+// runs: at once, at EXEC for a queued command, at each try of a blocked
+// one. With the active cycle on, none is left to find.
 func (m *Miniredis) expireKeysOf(ctx *connCtx, name string, args []string) {
 	if !m.noActiveExpire || noLazyExpire[name] {
 		return
@@ -125,27 +116,5 @@ func (m *Miniredis) expireKeysOf(ctx *connCtx, name string, args []string) {
 	}
 	for _, i := range idx {
 		db.expireIfNeeded(argv[i])
-	}
-}
-
-// lazyExpiring is cb, which c's command runs, first deleting the expired
-// keys that command names; it is made where the command is read, so that a
-// command queued by MULTI, or waiting in BLPOP, looks its keys up when it
-// runs.
-func (m *Miniredis) lazyExpiring(c *server.Peer, cb txCmd) txCmd {
-	name, args := c.Running()
-	return func(c *server.Peer, ctx *connCtx) {
-		m.expireKeysOf(ctx, name, args)
-		cb(c, ctx)
-	}
-}
-
-// lazyExpiringBlock is lazyExpiring for a blocking command's callback,
-// which looks its keys up again at every try.
-func (m *Miniredis) lazyExpiringBlock(c *server.Peer, cb blockCmd) blockCmd {
-	name, args := c.Running()
-	return func(c *server.Peer, ctx *connCtx) bool {
-		m.expireKeysOf(ctx, name, args)
-		return cb(c, ctx)
 	}
 }

@@ -55,7 +55,10 @@ func (db *RedisDB) Drop(key string) {
 }
 
 // touch marks key modified for WATCH, as every write does.
-func (db *RedisDB) touch(key string) { db.keyVersion[key]++ }
+func (db *RedisDB) touch(key string) {
+	db.keyVersion[key]++
+	db.master.dirtied()
+}
 
 // MemberCount is how many members the set or sorted set key holds.
 func (db *RedisDB) MemberCount(key string) int {

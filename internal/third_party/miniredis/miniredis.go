@@ -100,6 +100,12 @@ type Miniredis struct {
 	// serveBlocked runs their commands (blockq.go)
 	blockq  []*blockWaiter
 	serving bool
+
+	// scriptgen: changes to the dataset (Redis's server.dirty), and the
+	// replicas the writes are streamed to (repl.go)
+	dirty         int64
+	repl          replication
+	functionCodes func() []string // see SetFunctionCodes
 }
 
 type txCmd func(*server.Peer, *connCtx)
@@ -255,6 +261,7 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsSortedSet(m)
 	commandsStream(m)
 	commandsTransaction(m)
+	commandsReplication(m)
 	commandsGeo(m)
 	commandsCluster(m)
 	commandsHll(m)
@@ -399,6 +406,7 @@ func (m *Miniredis) swapDB(i, j int) bool {
 
 	m.dbs[i] = db2
 	m.dbs[j] = db1
+	m.dirtied()
 
 	return true
 }

@@ -230,13 +230,16 @@ func withTx(
 	cb txCmd,
 ) {
 	ctx := getCtx(c)
+	// scriptgen: every command runs through propagate, which streams what
+	// it changed to the replicas (repl.go).
+	name, args := c.Command()
 
 	// scriptgen: with the active expiry cycle off, the expired keys the
 	// command names go when it runs (expire.go): here, or at EXEC.
 	if ctx.nested {
 		// this is a call via Lua's .call(). It's already locked.
-		m.expireNamedKeys(c, ctx)
-		cb(c, ctx)
+		m.expireKeysOf(ctx, name, args)
+		m.run(c, ctx, name, args, cb)
 		m.signal.Broadcast()
 		return
 	}
@@ -244,8 +247,13 @@ func withTx(
 	if inTx(ctx) {
 		// scriptgen: INFO commandstats counts it when EXEC runs it.
 		counted := c.CountLater()
-		cb := m.lazyExpiring(c, cb)
-		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) { counted(func() { cb(c, ctx) }) })
+		args = append([]string(nil), args...)
+		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) {
+			counted(func() {
+				m.expireKeysOf(ctx, name, args)
+				m.run(c, ctx, name, args, cb)
+			})
+		})
 		c.WriteInline("QUEUED")
 		return
 	}
@@ -257,8 +265,8 @@ func withTx(
 	// and every other client waiting for ever (LPOS with a COUNT near
 	// 2^63 did, found by the grammar differential).
 	defer m.Unlock()
-	m.expireNamedKeys(c, ctx)
-	cb(c, ctx)
+	m.expireKeysOf(ctx, name, args)
+	m.run(c, ctx, name, args, cb)
 	// done, wake up anyone who waits on anything.
 	m.signal.Broadcast()
 }
@@ -278,7 +286,19 @@ func blocking(
 	var (
 		ctx = getCtx(c)
 	)
-	cb = m.lazyExpiringBlock(c, cb) // scriptgen: see withTx
+	// scriptgen: each try that serves the client is a unit of
+	// propagation of its own, as a blocked client served is in Redis
+	// (blocked.c), and looks its keys up again (see withTx); the
+	// arguments are kept for the tries that run later.
+	name, args := c.Command()
+	args = append([]string(nil), args...)
+	inner := cb
+	cb = func(c *server.Peer, ctx *connCtx) bool {
+		m.expireKeysOf(ctx, name, args)
+		done := false
+		m.propagate(ctx.selectedDB, name, args, func() { done = inner(c, ctx) })
+		return done
+	}
 	if inTx(ctx) {
 		counted := c.CountLater() // scriptgen: see withTx
 		addTxCmd(ctx, func(c *server.Peer, ctx *connCtx) {

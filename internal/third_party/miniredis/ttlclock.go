@@ -92,6 +92,7 @@ func (db *RedisDB) ttlLeft(key string) (time.Duration, bool) {
 // setTTL gives key left to live.
 func (db *RedisDB) setTTL(key string, left time.Duration) {
 	at := db.master.ttlNow + left
+	db.master.dirtied()
 	db.ttl[key] = at
 	db.ttlHeap.push(ttlEntry{at, key})
 	// A key whose TTL is set again and again (a limiter's, on every
@@ -110,6 +111,10 @@ func (db *RedisDB) setTTL(key string, left time.Duration) {
 // expires what that leaves behind.
 func (m *Miniredis) advanceTTLs(elapsed time.Duration) {
 	m.ttlNow += elapsed
+	// Expiring is no change a command made (deleteExpiredKeyAndPropagate
+	// leaves server.dirty be): what it deletes goes out as DEL of its own.
+	dirty := m.dirty
+	defer func() { m.dirty = dirty }()
 	for _, db := range m.dbs {
 		if db != nil {
 			db.expireDue(elapsed)

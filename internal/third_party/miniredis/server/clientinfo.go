@@ -128,6 +128,81 @@ func (p *Peer) EndReplyOff() {
 	}
 }
 
+// MakeReplica makes p the connection of a replica (scriptgen: SYNC):
+// replies to what it sends from now on are dropped, as Redis writes a
+// replica nothing but the stream (REPLCONF ACK gets no answer), and the
+// function returned queues the stream for it. A goroutine of its own
+// writes the queue out, so that a replica that reads slowly, or not at
+// all, never holds up the writer (who holds the keyspace's lock); one
+// whose queue grows past limit bytes is disconnected, as Redis drops a
+// replica past client-output-buffer-limit.
+func (p *Peer) MakeReplica(limit int) func(s string) {
+	p.mu.Lock()
+	w := p.w
+	if c := p.client; c != nil && c.saved != nil {
+		w, c.saved = c.saved, nil // CLIENT REPLY OFF before
+	}
+	p.w = bufio.NewWriterSize(io.Discard, 16)
+	p.mu.Unlock()
+	q := &replicaQueue{wake: make(chan struct{}, 1), done: make(chan struct{})}
+	p.OnDisconnect(func() { close(q.done) })
+	go q.run(w)
+	return func(s string) { q.push(p, s, limit) }
+}
+
+// replicaQueue is the stream not yet written to one replica.
+type replicaQueue struct {
+	mu     sync.Mutex
+	buf    []string
+	size   int
+	closed bool
+	wake   chan struct{}
+	done   chan struct{} // the connection is gone
+}
+
+func (q *replicaQueue) push(p *Peer, s string, limit int) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed {
+		return
+	}
+	q.buf = append(q.buf, s)
+	q.size += len(s)
+	if q.size > limit {
+		q.closed, q.buf = true, nil
+		if c := p.client; c != nil {
+			c.Kill()
+		}
+		return
+	}
+	select {
+	case q.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (q *replicaQueue) run(w *bufio.Writer) {
+	for {
+		select {
+		case <-q.done:
+			return
+		case <-q.wake:
+		}
+		q.mu.Lock()
+		buf := q.buf
+		q.buf, q.size = nil, 0
+		q.mu.Unlock()
+		// w is this goroutine's alone since MakeReplica: no p.mu, which
+		// the replica's own commands take to answer into the discard.
+		for _, s := range buf {
+			w.WriteString(s)
+		}
+		if err := w.Flush(); err != nil {
+			return
+		}
+	}
+}
+
 // Kill closes the connection; the command running on it, if any, ends
 // first.
 func (c *Client) Kill() { c.conn.Close() }

@@ -207,6 +207,9 @@ func (s *Server) Dispatch(c *Peer, args []string) {
 	// the clients' goroutines.
 	st := s.CommandStat(cmdUp, args)
 	mark := c.startCmd(st)
+	outerName, outerArgs := c.cmdName, c.cmdArgs
+	c.cmdName, c.cmdArgs = cmdUp, args
+	defer func() { c.cmdName, c.cmdArgs = outerName, outerArgs }()
 	if h := s.preHook.Load(); h != nil {
 		if (*h)(c, cmdUp, args...) {
 			c.endCmd(mark)
@@ -230,17 +233,12 @@ func (s *Server) Dispatch(c *Peer, args []string) {
 // run is the end of Dispatch and RunHandler: the handler, then the
 // protocol switch it may have asked for (HELLO).
 func run(c *Peer, h Cmd, cmdUp string, args []string) {
-	c.runCmd, c.runArgs = cmdUp, args
 	h(c, cmdUp, args)
 	if c.SwitchResp3 != nil {
 		c.Resp3 = *c.SwitchResp3
 		c.SwitchResp3 = nil
 	}
 }
-
-// Running is the name (upper case) and arguments of the command whose
-// handler runs on c, or the last one that ran.
-func (c *Peer) Running() (string, []string) { return c.runCmd, c.runArgs }
 
 // Wrap replaces the handler of every registered command with what wrap
 // makes of it (scriptgen: checks that run before a command, as the
@@ -272,9 +270,18 @@ func (s *Server) Handler(cmdUp string) Cmd {
 func (s *Server) RunHandler(c *Peer, h Cmd, st *CmdStat, cmdUp string, args []string) {
 	s.infoCmds.Add(1)
 	mark := c.startCmd(st)
+	outerName, outerArgs := c.cmdName, c.cmdArgs
+	c.cmdName, c.cmdArgs = cmdUp, args
 	run(c, h, cmdUp, args)
+	c.cmdName, c.cmdArgs = outerName, outerArgs
 	c.endCmd(mark)
 }
+
+// Command is the command c runs: its name in upper case and its
+// arguments, as Dispatch or RunHandler got them (scriptgen: what
+// replication propagates). The slice is the request's: a caller that
+// keeps it past the command copies it.
+func (c *Peer) Command() (string, []string) { return c.cmdName, c.cmdArgs }
 
 // TotalCommands is total (known) commands since this the server started
 func (s *Server) TotalCommands() int {
@@ -334,15 +341,12 @@ type Peer struct {
 	// touches them.
 	nerr int64
 	cmd  cmdState
-	// scriptgen: the name and arguments of the command whose handler
-	// runs (run sets them), for what is decided where it runs:
-	// miniredis expires the keys a command names when it executes,
-	// which for a queued command is at EXEC.
-	runCmd  string
-	runArgs []string
 	// watch reads the client's socket while its command runs long
 	// (conn.go); nil for a peer the server does not read.
 	watch *watcher
+	// scriptgen: the command running, for Command.
+	cmdName string
+	cmdArgs []string
 }
 
 func NewPeer(w *bufio.Writer) *Peer {
