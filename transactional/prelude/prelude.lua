@@ -46,6 +46,24 @@
 -- journal's own reads would come back in other shapes, so it switches to
 -- RESP2 around them.
 local S, resp3
+--@ helper later XADD XTRIM
+-- later says whether stream ID a is after b (IDs as Redis writes them): a
+-- function of its own, called for each entry a trim may take.
+local function later(a, b)
+  local am, as = string.match(a, '^(%d+)-(%d+)$')
+  local bm, bs = string.match(b, '^(%d+)-(%d+)$')
+  if #am ~= #bm then
+    return #am > #bm
+  end
+  if am ~= bm then
+    return am > bm
+  end
+  if #as ~= #bs then
+    return #as > #bs
+  end
+  return as > bs
+end
+--@ end
 -- J(op, a, b, ...) runs helper op, H handler op and R reader op, each a
 -- branch of its function (one closure each, whatever the script names). A
 -- handler is given the write's command, key and other arguments, and
@@ -313,21 +331,6 @@ local function J(op, a, b, c, d, z)
   -- its undo entry, e: the XSETID that ends the rebuild, e.saved the
   -- trimmed entries oldest first, e.top the newest of them, e.len the
   -- length XINFO gave, true only while the write that made e runs.
-  -- later says whether stream ID a is after b (IDs as Redis writes them).
-  if op == 'later' then
-    local am, as = string.match(a, '^(%d+)-(%d+)$')
-    local bm, bs = string.match(b, '^(%d+)-(%d+)$')
-    if #am ~= #bm then
-      return #am > #bm
-    end
-    if am ~= bm then
-      return am > bm
-    end
-    if #as ~= #bs then
-      return #as > #bs
-    end
-    return as > bs
-  end
   -- rebuild runs when the run failed and what came after e is undone: the
   -- stream holds its old entries not trimmed and those the run appended.
   -- Emptied by XTRIM, which keeps the key, its expiry and its
@@ -350,7 +353,7 @@ local function J(op, a, b, c, d, z)
     redis.pcall('XSETID', k, '0-0')
     for i = 1, #saved + #cur do
       local x = saved[i] or cur[i - #saved]
-      if i <= #saved or not e.top or J('later', x[1], e.top) then
+      if i <= #saved or not e.top or later(x[1], e.top) then
         u = redis.pcall('XADD', k, x[1], unpack(x[2]))
         if u.err then
           return u
@@ -418,14 +421,22 @@ local function J(op, a, b, c, d, z)
     if r.err then
       return
     end
-    local saved = e.saved
+    -- The entries come oldest first: after the first one saved, the others
+    -- are newer than e.top too; by MAXLEN they are no newer than e[3],
+    -- the XRANGE's end, and by MINID the first one newer ends them.
+    local saved, top, newer = e.saved, e.top, false
     for i = 1, #r do
       local id = r[i][1]
-      if (not e.top or J('later', id, e.top)) and not J('later', id, e[3]) then
+      if st ~= 'maxlen' and later(id, e[3]) then
+        break
+      end
+      if newer or not top or later(id, top) then
+        newer = true
         saved[#saved + 1] = r[i]
-        e.top = id
+        top = id
       end
     end
+    e.top = top
     return
   end
   -- trimOf reads a trim's options from a[b]: its strategy, in lower case,
