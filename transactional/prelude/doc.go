@@ -15,7 +15,7 @@
 // as in Redis.
 //
 // The undo of a write is the cheapest exact one (prelude.lua, one handler
-// per command family):
+// per command family, each a branch of one function):
 //   - by default a snapshot before the key's first write: PEXPIRETIME, and
 //     DUMP if the key exists; undone by RESTORE … REPLACE ABSTTL (an
 //     absolute expiry survives the time the script takes, a PTTL would
@@ -285,17 +285,70 @@
 // less) it is 34.7 k against 31.2 k in the same count: 1.11×, what is
 // left being the body's function, xpcall and its handler.
 //
+// The runtime's declaration was then reworked (handlers and helpers as
+// branches of three functions, not a closure each with up to fifteen
+// upvalues; the run's state in one table made at its first write or
+// remembered read) and a trim's journal compares stream IDs once per trim
+// rather than twice per entry. Counted as above, 200 cycles of the
+// workload, thousands of instructions a call, plain → shipped before the
+// rework → shipped now (ratio to plain):
+//
+//	asynq   enqueueCmd       33.4 →   36.5 (1.09) →   36.9 (1.10)  inline journal
+//	asynq   dequeueCmd       49.5 →  202.1 (4.08) →  184.9 (3.74)
+//	asynq   doneCmd          57.1 →  194.3 (3.40) →  186.3 (3.26)
+//	BullMQ  addStandardJob  152.9 →  450.0 (2.94) →  439.8 (2.88)
+//	BullMQ  moveToActive    182.0 →  446.9 (2.46) →  443.1 (2.43)
+//	BullMQ  moveToFinished  181.3 → 1840.2 (10.1) → 1223.1 (6.75)
+//
+// (enqueueCmd runs no runtime and its text is the same in both: its 0.4 k
+// comes from the rest of the Lua heap, the other scripts loaded as
+// shipped, not from its own text.) Server
+// time, `make bench-foreign` in the same session (3 runs of 300 cycles,
+// median; the machine shared with other jobs): enqueueCmd 1.09, 1.09,
+// 1.00; dequeueCmd 2.88, 2.91, 2.70; doneCmd 2.80, 2.77, 2.47; suite
+// 2.41, 2.40, 2.19; addStandardJob 2.07, 2.02, 1.96; moveToActive 1.84,
+// 1.79, 1.88; moveToFinished 3.53, 3.34, 3.34; suite 2.48, 2.40, 2.41.
+// Medians of the three scripts: asynq 2.77, BullMQ 2.02; suites 2.40 and
+// 2.41 (were 2.40 and 2.79).
+//
+// The declaration itself went from 32.1 k to 12.8 k on dequeueCmd (the
+// same text with the body run as is: 81.5 k → 62.3 k), but a call's cost
+// is in journaling each command. dequeueCmd now, by ablations of its text
+// (same count, 100 cycles): the declaration 12.8 k, the run and xpcall
+// 1.4 k, the proxy's pass-through of its six calls 5.2 k, guarded's path
+// and the run's state 19.5 k, its two remembered reads (EXISTS, HGET)
+// 10.2 k, its four handlers (RPOPLPUSH, HSET, HDEL, ZADD) with their five
+// reads 87.8 k. In this Lua (Redis's 5.1, under callgrind; the same
+// count of short scripts, 200 calls each): a VM instruction about 50, a
+// call of a Lua function 470 (600 with varargs), of a C function 610
+// (type) to 690 (unpack), a table of two items 1.3 k, a closure 840 with
+// three upvalues, the run's state table 4.2 k made with room for its
+// fields and four undos (2.3 k without, but 9.3 k once it has grown two
+// fields and three undos, against 5.0 k), a redis.call of EXISTS 2.9 k.
+// Each journaled alone, every write journaled (the same count): a runtime
+// that journals nothing costs 17.4 k; a first hash write of one field
+// 28.8 k more under the runtime, against 4.6 k plain (its HMGET, the undo
+// entry, the field's tables, the state table, the calls through the
+// proxy, guarded, H and J), an RPOPLPUSH 31.4 k against 3.3 k, a ZADD
+// 36.8 k against 7.5 k, a remembered GET 15.5 k against 2.9 k.
+//
 // What is left, and what would close it (the goal is 1.15):
-//   - the runtime's declaration under EVAL, about 29 k instructions a
-//     call whatever the script (dequeueCmd, doneCmd and BullMQ's scripts
-//     run under it: their keys are built from ARGV, which no inline plan
-//     names). Counted as above: a closure costs 390 instructions with no
-//     upvalue and 1,685 with ten (130 an upvalue), an empty table 750;
-//     guarded alone, with its many upvalues, 3.0 k, fields and three
-//     handlers 5.4 k. Keeping the journal's state (log, n, seen, sv, hv,
-//     zv, gone, pend …) in one table made at the first write, so that each
-//     closure captures one upvalue instead of ten or more, and the
-//     handlers as branches of one function, would take most of it.
+//   - the journal's Lua work for each command, above: tens of calls and
+//     tables per write, each worth a third to a half of a redis.call.
+//     What would take most of it is fewer layers between the script's
+//     call and Redis (the proxy, guarded, the handler, its helpers: four
+//     Lua calls with varargs before any work), handlers that build their
+//     undo entry without intermediate tables (fields' one-field path,
+//     with the state table made in guarded: dequeueCmd 196.7 k → 184.3 k
+//     in a count of 100 cycles), and closures (logged's
+//     two per pop or move, h_xadd's) replaced by entries the run fills
+//     after the write. Under FCALL the declaration is made once per
+//     FUNCTION LOAD, so only this part remains.
+//   - the declaration under EVAL, now 12.8 k (dequeueCmd) to 27.6 k
+//     (BullMQ's moveToActive, whose W has 23 commands and whose runtime
+//     renders eleven handlers: 210.3 k with the body run as is, against
+//     182.7 k plain): ten closures (thirteen when the code names XADD),
+//     the W table, the proxy and its metatable.
 //   - an XTRIM MAXLEN ~ (BullMQ's trimEvents, in moveToFinished): Redis
 //     removes the first node whole when the stream stays at its cap
 //     without it, and does not say how many entries that node holds, so

@@ -114,13 +114,12 @@ func declareRuntime(code string) string {
 }
 
 func declare(code, proxy, raw string) string {
-	lua, w, r := render(code)
+	lua, w := render(code)
 	if _, ok := spellingsOf(code)["xadd"]; ok {
 		raw = unpendRaw
 	}
 	lua = oneLine(lua) // first: the comments mention the placeholders
 	lua = strings.Replace(lua, "__W__", w, 1)
-	lua = strings.Replace(lua, "__R__", r, 1)
 	lua = strings.Replace(lua, "__PROXY__", proxy, 1)
 	lua = strings.Replace(lua, "__RAW__", raw, 1)
 	return declareHead + lua + " end)()"
@@ -135,8 +134,8 @@ const libraryRaw = "{call = function(...) return redis.call(...) end, pcall = fu
 // stream must find it trimmed, as every other command does, so it does
 // the deferred trim first. It calls the redis of the moment, as
 // libraryRaw does.
-const unpendRaw = "{call = function(...) if pend then unpend(select(2, ...)) end return redis.call(...) end, " +
-	"pcall = function(...) if pend then unpend(select(2, ...)) end return redis.pcall(...) end}"
+const unpendRaw = "{call = function(...) if S and S.pend then J('unpend', {n = select('#', ...) - 1, select(2, ...)}) end return redis.call(...) end, " +
+	"pcall = function(...) if S and S.pend then J('unpend', {n = select('#', ...) - 1, select(2, ...)}) end return redis.pcall(...) end}"
 
 // evalProxy is the table an EVAL script sees as redis: everything but call,
 // pcall and setresp (which the journal tracks) is Redis's own, through
@@ -220,8 +219,7 @@ func oneLine(lua string) string {
 // section is a handler of prelude.lua and the commands it serves.
 type section struct {
 	fn       string
-	reader   bool     // a read's handler, remembering what it returned
-	helper   bool     // a function the handlers of its commands share
+	helper   bool     // an operation the handlers of its commands share
 	commands []string // lower case
 	lines    []string
 }
@@ -235,13 +233,13 @@ func parseRuntime(lua string) ([]string, []*section) {
 	var secs []*section
 	var cur *section
 	for _, l := range strings.Split(lua, "\n") {
-		if rest, ok := strings.CutPrefix(l, "--@ "); ok {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(l), "--@ "); ok {
 			f := strings.Fields(rest)
 			switch {
 			case f[0] == "end":
 				cur = nil
 			case f[0] == "reader" || f[0] == "helper":
-				cur = &section{fn: f[1], reader: f[0] == "reader", helper: f[0] == "helper", commands: lowerAll(f[2:])}
+				cur = &section{fn: f[1], helper: f[0] == "helper", commands: lowerAll(f[2:])}
 				secs = append(secs, cur)
 				core = append(core, "__SECTION__")
 			default:
@@ -287,24 +285,17 @@ func spellingsOf(code string) map[string][]string {
 }
 
 // render is prelude.lua for code: the handlers of the commands code names
-// in string literals, and the tables W and R for them. Commands named only
-// at run time (redis.call(cmd, ...)) are looked up with COMMAND INFO on
-// first use and journaled by snapshot.
-func render(code string) (lua, w, r string) {
+// in string literals, and the table W for them. Commands named only at run
+// time (redis.call(cmd, ...)) are looked up with COMMAND INFO on first use
+// and journaled by snapshot.
+func render(code string) (lua, w string) {
 	spellings := spellingsOf(code)
-	ws, rs := map[string]string{}, map[string]string{}
+	ws := map[string]string{}
 	for name, spelled := range spellings {
 		e := entry(commands.Lookup(name))
 		for _, sec := range sections {
 			if !sec.helper && slices.Contains(sec.commands, name) {
-				if sec.reader {
-					e = "'r'"
-					for _, s := range spelled {
-						rs[s] = sec.fn
-					}
-				} else {
-					e = sec.fn
-				}
+				e = "'" + sec.fn + "'"
 			}
 		}
 		for _, s := range spelled {
@@ -327,7 +318,7 @@ func render(code string) (lua, w, r string) {
 			}
 		}
 	}
-	return strings.Join(out, "\n"), luaTable(ws), luaTable(rs)
+	return strings.Join(out, "\n"), luaTable(ws)
 }
 
 func luaTable(m map[string]string) string {
