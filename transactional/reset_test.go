@@ -3,6 +3,8 @@ package transactional
 import (
 	"context"
 	"regexp"
+	"strings"
+	"sync"
 	"testing"
 
 	"github.com/scriptgen/scriptgen/internal/redistest"
@@ -45,6 +47,29 @@ func TestResetAsRedis(t *testing.T) {
 		got := helloID.ReplaceAllString(exchange(t, addr, req, false), "id")
 		if got != want {
 			t.Errorf("%q:\n serve %q\n redis %q", c, got, want)
+		}
+	}
+}
+
+// TestReplyOffConnectionsApart: two connections with CLIENT REPLY OFF
+// write their discarded replies at the same time. They shared one
+// discarding writer, a data race that go test -race reports here.
+func TestReplyOffConnectionsApart(t *testing.T) {
+	_, addr := listen(t, Limits{})
+	req := "CLIENT REPLY OFF\r\n" + strings.Repeat("SET k v\r\nGET k\r\n", 500) + "CLIENT REPLY ON\r\nPING\r\nQUIT\r\n"
+	var wg sync.WaitGroup
+	got := make([]string, 4)
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i] = exchange(t, addr, []byte(req), false)
+		}()
+	}
+	wg.Wait()
+	for i, g := range got {
+		if g != "+OK\r\n+PONG\r\n+OK\r\n<EOF>" {
+			t.Errorf("connection %d: %q", i, g)
 		}
 	}
 }

@@ -34,8 +34,6 @@ type Client struct {
 	skip  int
 }
 
-var discard = bufio.NewWriterSize(io.Discard, 16)
-
 // clientList is the server's connections by peer.
 type clientList struct {
 	mu     sync.Mutex
@@ -110,7 +108,9 @@ func (p *Peer) SetReply(on, skipNext bool) {
 		}
 	default:
 		if c.saved == nil {
-			c.saved, p.w = p.w, discard
+			// A writer of its own: two connections' replies into one
+			// shared writer raced (go test -race).
+			c.saved, p.w = p.w, bufio.NewWriterSize(io.Discard, 16)
 		}
 		c.skip = -1
 		if skipNext {
