@@ -218,3 +218,38 @@ func TestBlockedClientGoneAtOnce(t *testing.T) {
 		}
 	})
 }
+
+// TestBlockedKeyExpiredInExec: with active expiry off, an EXEC whose push
+// readies a blocked client, and whose DEBUG SLEEP then outlives the key's
+// TTL, serves nobody: Redis looks the key up at the time it serves the
+// client, after the EXEC, and finds it expired. Serve looked it up at the
+// EXEC's start time and served the element (Redis's suite, type/list,
+// "MULTI + LPUSH + EXPIRE + DEBUG SLEEP on blocked client, key already
+// expired").
+func TestBlockedKeyExpiredInExec(t *testing.T) {
+	blockTargets(t, func(t *testing.T, addr string) {
+		r := dialRaw(t, addr)
+		r.do("FLUSHALL")
+		r.do("DEBUG", "SET-ACTIVE-EXPIRE", "0")
+		defer r.do("DEBUG", "SET-ACTIVE-EXPIRE", "1")
+		rd := dialRaw(t, addr)
+		id := strings.TrimSuffix(strings.TrimPrefix(rd.do("CLIENT", "ID"), ":"), "\r\n")
+		rd.send([]string{"BRPOP", "k", "0"})
+		r.mustBlocked(1)
+		r.send([]string{"MULTI"}, []string{"RPUSH", "k", "hello"}, []string{"PEXPIRE", "k", "100"},
+			[]string{"DEBUG", "SLEEP", "0.2"}, []string{"EXEC"})
+		for i := 0; i < 5; i++ {
+			r.read(5 * time.Second)
+		}
+		if got := r.do("CLIENT", "LIST", "ID", id); !strings.Contains(got, "flags=b") {
+			t.Fatalf("after the EXEC the client is not blocked: %q", got)
+		}
+		if got := r.do("EXISTS", "k"); got != ":0\r\n" {
+			t.Fatalf("EXISTS k after the EXEC: %q", got)
+		}
+		r.do("CLIENT", "UNBLOCK", id)
+		if got := rd.read(5 * time.Second); got != "*-1\r\n" {
+			t.Fatalf("the BRPOP, unblocked: %q", got)
+		}
+	})
+}

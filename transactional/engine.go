@@ -205,6 +205,12 @@ func New(opts ...Option) *Engine {
 	if !o.realTime {
 		e.setNow(o.start)
 		e.m.SetTime(o.start)
+	} else {
+		// Blocked clients are served after the command that readied
+		// them, at the wall clock's time, as handleClientsBlockedOnKeys
+		// looks keys up (a key that expired during an EXEC's DEBUG
+		// SLEEP serves nobody).
+		e.m.SetBlockedClock(e.wallClock)
 	}
 	e.m.ClockTTL(true)
 	e.m.RedisExpiry(true)
@@ -427,30 +433,40 @@ func (e *Engine) followWallClock() {
 // since the hook looked, as any command would (LockFor), and then reports
 // false: it replied.
 func (e *Engine) followWallClockFor(c *server.Peer) bool {
+	t, moved := e.wallClock()
+	if !moved {
+		return true
+	}
+	if c == nil {
+		e.setMiniredisTime(t)
+		return true
+	}
+	return e.m.SetTimeFor(c, t, e.busyWhileWaiting)
+}
+
+// wallClock moves the engine's clock to the wall clock's millisecond and
+// returns it, and whether it moved; miniredis's clock is the caller's to
+// move.
+func (e *Engine) wallClock() (time.Time, bool) {
 	t := time.Now().UTC().Truncate(time.Millisecond)
 	for {
 		// Of the clients that see a millisecond begin, the one that
 		// moves nowMs to it moves the clocks; the rest go on.
 		old := e.nowMs.Load()
 		if t.UnixMilli() <= old {
-			return true // t is not after now, which is at least nowMs
+			return t, false // t is not after now, which is at least nowMs
 		}
 		if e.nowMs.CompareAndSwap(old, t.UnixMilli()) {
 			break
 		}
 	}
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	if !t.After(e.now) {
-		e.mu.Unlock()
-		return true
+		return t, false
 	}
 	e.setNow(t)
-	e.mu.Unlock()
-	if c == nil {
-		e.setMiniredisTime(t)
-		return true
-	}
-	return e.m.SetTimeFor(c, t, e.busyWhileWaiting)
+	return t, true
 }
 
 // Advance moves the clock forward by d.

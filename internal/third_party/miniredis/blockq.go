@@ -13,6 +13,7 @@ package miniredis
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
@@ -87,6 +88,12 @@ func (m *Miniredis) Unlock() {
 // push what an older client waits for. A client closed meanwhile (gone,
 // CLIENT KILL) leaves the queue unanswered.
 func (m *Miniredis) serveBlocked() {
+	if m.blockedClock != nil {
+		if t, moved := m.blockedClock(); moved {
+			m.setTimeLocked(t)
+			m.tickLocked()
+		}
+	}
 	m.serving = true
 	defer func() { m.serving = false }()
 	for served := true; served; {
@@ -105,6 +112,12 @@ func (m *Miniredis) serveBlocked() {
 		}
 	}
 }
+
+// SetBlockedClock gives the clock blocked clients are served at: it
+// returns the time and whether it moved (the engine's wall clock); nil,
+// the default, leaves the clock where the readying command had it. It
+// must be set before the server serves.
+func (m *Miniredis) SetBlockedClock(now func() (time.Time, bool)) { m.blockedClock = now }
 
 // wakeGone is the server's wake (SetWake) when it sees a client leave: the
 // Unlock takes a blocked one out.

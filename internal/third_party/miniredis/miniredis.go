@@ -98,8 +98,9 @@ type Miniredis struct {
 
 	// scriptgen: clients waiting in blocking, oldest first, and whether
 	// serveBlocked runs their commands (blockq.go)
-	blockq  []*blockWaiter
-	serving bool
+	blockq       []*blockWaiter
+	serving      bool
+	blockedClock func() (time.Time, bool) // SetBlockedClock
 
 	// scriptgen: changes to the dataset (Redis's server.dirty), and the
 	// replicas the writes are streamed to (repl.go)
