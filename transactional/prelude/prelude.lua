@@ -69,9 +69,11 @@ end
 -- J(op, a, b, ...) runs helper op, H handler op and R reader op, each a
 -- branch of its function (one closure each, whatever the script names). A
 -- handler is given the write's command, key and other arguments, and
--- returns fix, a function given the write's reply, keep, true when what
--- reads returned of the key stays true, and alt, the write to run instead;
--- a reader is given the read's reply and arguments.
+-- returns fix, keep, alt, fa and fb: keep is true when what reads
+-- returned of the key stays true, alt the write to run instead, and fix,
+-- when the undo needs the write's reply, the helper guarded calls with it
+-- once the write succeeded, as J(fix, reply, fa, fb): no closure per
+-- write. A reader is given the read's reply and arguments.
 local function J(op, a, b, c, d, z)
   local s = S
   if op == 'forget' then
@@ -259,12 +261,37 @@ local function J(op, a, b, c, d, z)
   end
   --@ end
   --@ helper scores ZADD ZINCRBY ZREM ZREMRANGEBYSCORE ZREMRANGEBYRANK
-  -- scores journals the scores of members b of key a, from what reads
-  -- returned or with one ZMSCORE: absent ones are removed again, present
-  -- ones get their old score back.
+  -- scores journals the scores of members b of key a (b nil: the one
+  -- member c, with no table made), from what reads returned or with one
+  -- ZMSCORE: absent ones are removed again, present ones get their old
+  -- score back.
   if op == 'scores' then
     local k, ms, old = a, b
     local cache = s.zv and s.zv[k]
+    if not ms then
+      -- No member: the write fails on its arity.
+      if c == nil then
+        return
+      end
+      local v
+      if cache then
+        v = cache[c]
+      end
+      if v == nil then
+        v = redis.pcall('ZMSCORE', k, c)
+        if v.err then
+          return
+        end
+        v = v[1]
+      end
+      local n = s.n + 1
+      if v then
+        s.n, s[n] = n, {'ZADD', k, v, c}
+      else
+        s.n, s[n] = n, {'ZREM', k, c}
+      end
+      return
+    end
     if cache then
       old = {}
       for i = 1, #ms do
@@ -306,22 +333,78 @@ local function J(op, a, b, c, d, z)
     return
   end
   --@ end
-  --@ helper logged LPOP RPOP RPOPLPUSH LMOVE
-  -- logged logs a as an undo whose content the write's reply gives, and
-  -- returns the fix that gets the reply: b(e, r) fills e, or returns false
-  -- when the write changed nothing (the entry is dropped). The entry goes
-  -- in the log before the write: guarded only sees the reply of a write
-  -- that has an undo.
-  if op == 'logged' then
-    local e, fill = a, b
-    local n = s.n + 1
-    s.n, s[n] = n, e
-    return function(r)
-      if r and fill(e, r) ~= false then
-        return
-      end
-      s[n], s.n = nil, n - 1
+  --@ helper fpop LPOP RPOP
+  -- fpop fills the undo a pop logged as S[b] (h_pop) from its reply a:
+  -- the elements pushed back, the one popped first last, in pieces of
+  -- 1,000; dropped when the pop took nothing.
+  if op == 'fpop' then
+    local r, n = a, b
+    local e = s[n]
+    if r and type(r) ~= 'table' then
+      e[3] = r
+      return
     end
+    local m = r and #r or 0
+    if m == 0 then
+      s[n], s.n = nil, n - 1
+      return
+    end
+    for i = 1, m, 1000 do
+      local c = e
+      if i > 1 then
+        c = {e[1], e[2]}
+        local n = s.n + 1
+        s.n, s[n] = n, c
+      end
+      local top = i + 999
+      if top > m then
+        top = m
+      end
+      for j = top, i, -1 do
+        c[#c + 1] = r[j]
+      end
+    end
+    return
+  end
+  --@ end
+  --@ helper fmove RPOPLPUSH LMOVE
+  -- fmove keeps the move back logged as S[b] (h_move) when the move moved
+  -- an element (its reply a), as a push of it when c says the
+  -- destination is restored whole.
+  if op == 'fmove' then
+    local r, n = a, b
+    if not r then
+      s[n], s.n = nil, n - 1
+    elseif c then
+      local e = s[n]
+      e[1], e[2], e[3], e[4], e[5] = e[5] == 'left' and 'LPUSH' or 'RPUSH', e[3], r, nil, nil
+    end
+    return
+  end
+  --@ end
+  --@ helper fnx SET
+  -- fnx drops the DEL logged as S[b] for a SET NX (h_set) that set nothing.
+  if op == 'fnx' then
+    local n = b
+    if not a then
+      s.seen[s[n][2]], s[n], s.n = nil, nil, n - 1
+    end
+    return
+  end
+  --@ end
+  --@ helper fxadd XADD
+  -- fxadd records the deferred trim b of stream c (h_xadd) once its XADD
+  -- succeeded, or with b false puts the new entry's ID a in the XDEL c.
+  if op == 'fxadd' then
+    if b then
+      if not s.pend then
+        s.pend = {}
+      end
+      s.pend[c] = b
+    else
+      c[3] = a
+    end
+    return
   end
   --@ end
   --@ helper streams XADD XTRIM
@@ -589,11 +672,7 @@ local function H(op, a, b, ...)
     if nx and not get then
       seen[k] = true
       s.n, s[n] = n, {'DEL', k}
-      return function(r)
-        if not r then
-          s[n], s.n, seen[k] = nil, n - 1, nil
-        end
-      end
+      return 'fnx', nil, nil, n
     end
     local old = s.sv
     if old then
@@ -652,6 +731,11 @@ local function H(op, a, b, ...)
   --@ end
   --@ h_zadd ZADD
   if op == 'h_zadd' then
+    local sc, m, more = ...
+    -- A score and a member, no option (an option needs a pair after it).
+    if more == nil then
+      return J('scores', b, nil, m)
+    end
     local x, i = {...}, 1
     while type(x[i]) == 'string' do
       local f = string.lower(x[i])
@@ -670,7 +754,7 @@ local function H(op, a, b, ...)
   --@ end
   --@ h_zincrby ZINCRBY
   if op == 'h_zincrby' then
-    J('scores', b, {(select(2, ...))})
+    J('scores', b, nil, (select(2, ...)))
     return
   end
   --@ end
@@ -683,6 +767,10 @@ local function H(op, a, b, ...)
     end
     local c = string.lower(a)
     if c == 'zrem' then
+      local m, more = ...
+      if more == nil and m ~= nil then
+        return J('scores', k, nil, m)
+      end
       return J('scores', k, {...})
     end
     local lo, hi, r = ...
@@ -755,31 +843,11 @@ local function H(op, a, b, ...)
     if s.seen[k] then
       return
     end
-    return J('logged', {string.lower(a) == 'lpop' and 'LPUSH' or 'RPUSH', k}, function(e, r)
-      if type(r) ~= 'table' then
-        e[3] = r
-        return
-      end
-      local m = #r
-      if m == 0 then
-        return false
-      end
-      for i = 1, m, 1000 do
-        local c = e
-        if i > 1 then
-          c = {e[1], k}
-          local n = s.n + 1
-          s.n, s[n] = n, c
-        end
-        local top = i + 999
-        if top > m then
-          top = m
-        end
-        for j = top, i, -1 do
-          c[#c + 1] = r[j]
-        end
-      end
-    end)
+    -- Logged before the write (guarded only sees the reply of a write
+    -- that has an undo), filled after it (fpop).
+    local n = s.n + 1
+    s.n, s[n] = n, {string.lower(a) == 'lpop' and 'LPUSH' or 'RPUSH', k}
+    return 'fpop', nil, nil, n
   end
   --@ end
   --@ h_move RPOPLPUSH LMOVE
@@ -808,12 +876,9 @@ local function H(op, a, b, ...)
     if not seen[src] then
       J('keepttl', src)
     end
-    local back = seen[dst]
-    return J('logged', {'LMOVE', dst, src, to, from}, function(e, r)
-      if back then
-        e[1], e[2], e[3], e[4], e[5] = from == 'left' and 'LPUSH' or 'RPUSH', src, r, nil, nil
-      end
-    end), true
+    local n = s.n + 1
+    s.n, s[n] = n, {'LMOVE', dst, src, to, from}
+    return 'fmove', true, nil, n, seen[dst]
   end
   --@ end
   --@ h_del DEL UNLINK
@@ -877,12 +942,7 @@ local function H(op, a, b, ...)
         end
       end
       e.len = nil
-      return function()
-        if not s.pend then
-          s.pend = {}
-        end
-        s.pend[k] = p
-      end, true, alt
+      return 'fxadd', true, alt, p, k
     else
       if st then
         J('trimmed', e, k, st, t, 1)
@@ -898,9 +958,7 @@ local function H(op, a, b, ...)
     local n = s.n + 2
     local d = {'XDEL', k, false}
     s.n, s[n - 1], s[n] = n, {'XSETID', k, f['last-generated-id'], 'ENTRIESADDED', f['entries-added'], 'MAXDELETEDID', f['max-deleted-entry-id']}, d
-    return function(id)
-      d[3] = id
-    end
+    return 'fxadd', nil, nil, false, d
   end
   --@ end
   --@ h_xtrim XTRIM
@@ -1069,7 +1127,7 @@ local function guarded(w, raise, cmd, ...)
     s = {nil, nil, nil, nil, n = 0, seen = {}, gone = false, sv = false, hv = false, zv = false, xs = false, pend = false}
     S = s
   end
-  local seen, mark, fix, alt = s.seen, s.n
+  local seen, mark, fix, alt, fa, fb = s.seen, s.n
   if w == 1 then
     local k = ...
     if k ~= nil and not seen[k] then
@@ -1125,8 +1183,8 @@ local function guarded(w, raise, cmd, ...)
       J('forget', k)
       J('snap', k)
     elseif k ~= nil and (not seen[k] or wide) then
-      local fixed, keep, instead = H(w, cmd, ...)
-      fix, alt = fixed, instead
+      local fixed, keep, instead, x, y = H(w, cmd, ...)
+      fix, alt, fa, fb = fixed, instead, x, y
       if not keep then
         J('forget', k)
       end
@@ -1160,7 +1218,7 @@ local function guarded(w, raise, cmd, ...)
       error(r)
     end
   elseif fix then
-    fix(r)
+    J(fix, r, fa, fb)
   end
   return r
 end
