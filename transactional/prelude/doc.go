@@ -332,17 +332,39 @@
 // proxy, guarded, H and J), an RPOPLPUSH 31.4 k against 3.3 k, a ZADD
 // 36.8 k against 7.5 k, a remembered GET 15.5 k against 2.9 k.
 //
+// Then the closures made per write went (a handler whose undo needs the
+// reply returns the J branch that fills the entry once the write
+// succeeded: fpop, fmove, fnx, fxadd; logged made two per pop or move),
+// and a ZADD of one pair, a ZINCRBY and a ZREM of one member journal it
+// with no argument or member table, the undo written straight into the
+// log. Counted as above, 100 cycles, before → after in one run:
+// dequeueCmd 184.6 k → 173.0 k (-6.3%), doneCmd 188.8 k → 184.9 k
+// (-2.1%), addStandardJob 439.6 k → 435.7 k (-0.9%), moveToActive
+// 445.2 k → 430.7 k (-3.3%), moveToFinished 1223.2 k → 1228.3 k (its
+// trim's reads; +0.4%). Server time, `make bench-foreign` (3 runs of 300
+// cycles, the machine shared): enqueueCmd 1.09, 1.04, 1.13; dequeueCmd
+// 2.73, 2.57, 3.05; doneCmd 2.64, 2.60, 3.14; suite 2.28, 2.20, 2.59;
+// addStandardJob 2.00, 2.00, 2.00; moveToActive 1.78, 1.75, 1.87;
+// moveToFinished 3.37, 3.26, 3.03; suite 2.40, 2.34, 2.31. Medians of the
+// three scripts: asynq 2.64, BullMQ 2.00; suites 2.28 and 2.34.
+// Tried and dropped, as it took less than 2%: the script's redis.call
+// reaching the journal with no call between (guarded merged into the
+// proxy's call, pcall setting a flag before calling it): dequeueCmd
+// 172.0 k → 170.1 k, doneCmd 186.7 k → 182.1 k, addStandardJob -1.6%,
+// moveToActive -1.4%.
+//
 // What is left, and what would close it (the goal is 1.15):
 //   - the journal's Lua work for each command, above: tens of calls and
 //     tables per write, each worth a third to a half of a redis.call.
-//     What would take most of it is fewer layers between the script's
-//     call and Redis (the proxy, guarded, the handler, its helpers: four
-//     Lua calls with varargs before any work), handlers that build their
-//     undo entry without intermediate tables (fields' one-field path,
-//     with the state table made in guarded: dequeueCmd 196.7 k → 184.3 k
-//     in a count of 100 cycles), and closures (logged's
-//     two per pop or move, h_xadd's) replaced by entries the run fills
-//     after the write. Under FCALL the declaration is made once per
+//     Fewer layers, tables and closures per write took 2-6% each time
+//     (the one-field path of fields with the state table made in
+//     guarded: dequeueCmd 196.7 k → 184.3 k; no closures and one-member
+//     scores: → 173.0 k; one layer less: -1 to -2.5%, dropped), so what
+//     remains (dequeueCmd 173.0 k against 49.5 k plain) is spread over
+//     many small costs; its five journal reads (about 3-7 k each, by the
+//     counts above) are 15-35 k of it. No
+//     ablation after this change splits the rest. Under FCALL the
+//     declaration is made once per
 //     FUNCTION LOAD, so only this part remains.
 //   - the declaration under EVAL, now 12.8 k (dequeueCmd) to 27.6 k
 //     (BullMQ's moveToActive, whose W has 23 commands and whose runtime
