@@ -150,7 +150,13 @@ func (m *Miniredis) cmdGeopos(c *server.Peer, cmd string, args []string) {
 		c.WriteLen(len(args))
 		for _, l := range args {
 			if !db.ssetExists(key, l) {
-				c.WriteLen(-1)
+				// scriptgen: a null array in RESP2, a null in RESP3
+				// (addReplyNullArray), not a null array in both.
+				if c.Resp3 {
+					c.WriteNull()
+				} else {
+					c.WriteLen(-1)
+				}
 				continue
 			}
 			score := db.ssetScore(key, l)

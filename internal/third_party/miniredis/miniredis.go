@@ -274,6 +274,7 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsACL(m)         // scriptgen
 	commandsKeys(m)        // scriptgen
 	commandsZrangestore(m) // scriptgen
+	commandsGeohash(m)     // scriptgen
 	commandsLatency(m)     // scriptgen
 	commandsStrict(m)      // scriptgen: last, it wraps the commands above
 
