@@ -669,6 +669,8 @@ func (m *Miniredis) cmdGeosearch(c *server.Peer, cmd string, args []string) {
 			opts.direction = asc
 		case "DESC":
 			opts.direction = desc
+		case "ANY": // scriptgen: anywhere, as georadiusGeneric reads it
+			opts.any = true
 		case "WITHCOORD":
 			opts.withCoord = true
 		case "WITHDIST":
@@ -717,7 +719,7 @@ func (m *Miniredis) cmdGeosearch(c *server.Peer, cmd string, args []string) {
 	}
 	if opts.any && opts.count == 0 {
 		setDirty(c)
-		c.WriteError("ERR COUNT must be > 0")
+		c.WriteError("ERR the ANY argument requires COUNT argument") // scriptgen: Redis's text
 		return
 	}
 

@@ -50,17 +50,8 @@ const (
 // the 52 bits, is always '0'.
 func geohashString(score float64) string {
 	const alphabet = "0123456789bcdefghjkmnpqrstuvwxyz"
-	bits := uint64(score)
-	lat, long := deinterleave52(bits)
+	x, y := geoDecode(score)
 	cells := float64(uint64(1) << geoStep)
-	cellCentre := func(i uint32, lo, hi float64) float64 {
-		min := lo + (float64(i)/cells)*(hi-lo)
-		max := lo + (float64(i+1)/cells)*(hi-lo)
-		return (min + max) / 2
-	}
-	x := math.Max(-geoLongMax, math.Min(geoLongMax, cellCentre(long, -geoLongMax, geoLongMax)))
-	y := math.Max(-geoLatLimit, math.Min(geoLatLimit, cellCentre(lat, -geoLatLimit, geoLatLimit)))
-
 	latOff := uint32((y + 90) / 180 * cells)
 	longOff := uint32((x + geoLongMax) / (2 * geoLongMax) * cells)
 	hash := interleave52(latOff, longOff)
@@ -94,4 +85,30 @@ func deinterleave52(h uint64) (lat, long uint32) {
 		long |= uint32(h>>(2*i+1)&1) << i
 	}
 	return lat, long
+}
+
+// geoDecode is decodeGeohash: the centre of the score's cell, in Redis's
+// arithmetic, clamped to Redis's ranges.
+func geoDecode(score float64) (long, lat float64) {
+	la, lo := deinterleave52(uint64(score))
+	cells := float64(uint64(1) << geoStep)
+	cellCentre := func(i uint32, lo, hi float64) float64 {
+		min := lo + (float64(i)/cells)*(hi-lo)
+		max := lo + (float64(i+1)/cells)*(hi-lo)
+		return (min + max) / 2
+	}
+	long = math.Max(-geoLongMax, math.Min(geoLongMax, cellCentre(lo, -geoLongMax, geoLongMax)))
+	lat = math.Max(-geoLatLimit, math.Min(geoLatLimit, cellCentre(la, -geoLatLimit, geoLatLimit)))
+	return long, lat
+}
+
+// geoDistanceRedis is geohashGetDistance, in meters: the haversine on Redis's
+// sphere, in its order of operations, so that distances agree to the
+// last bit (upstream's distance differs in the 8th digit).
+func geoDistanceRedis(lon1, lat1, lon2, lat2 float64) float64 {
+	const earth = 6372797.560856
+	r := math.Pi / 180
+	u := math.Sin((lat2*r - lat1*r) / 2)
+	v := math.Sin((lon2*r - lon1*r) / 2)
+	return 2 * earth * math.Asin(math.Sqrt(u*u+math.Cos(lat1*r)*math.Cos(lat2*r)*v*v))
 }
