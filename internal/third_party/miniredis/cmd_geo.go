@@ -123,10 +123,11 @@ func (m *Miniredis) cmdGeodist(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		fromLo, fromLat := fromGeohash(uint64(fromD))
-		toLo, toLat := fromGeohash(uint64(toD))
+		// scriptgen: Redis's decode and haversine (geohashGetDistance).
+		fromLo, fromLat := geoDecode(fromD)
+		toLo, toLat := geoDecode(toD)
 
-		dist := distance(fromLat, fromLo, toLat, toLo) / toMeter
+		dist := geoDistanceRedis(fromLo, fromLat, toLo, toLat) / toMeter
 		c.WriteBulk(fmt.Sprintf("%.4f", dist))
 	})
 }
@@ -159,11 +160,7 @@ func (m *Miniredis) cmdGeopos(c *server.Peer, cmd string, args []string) {
 				}
 				continue
 			}
-			score := db.ssetScore(key, l)
-			c.WriteLen(2)
-			long, lat := fromGeohash(uint64(score))
-			c.WriteBulk(fmt.Sprintf("%f", long))
-			c.WriteBulk(fmt.Sprintf("%f", lat))
+			writeGeoCoord(c, db.ssetScore(key, l)) // scriptgen: Redis's point and spelling
 		}
 	})
 }
@@ -347,9 +344,7 @@ func (m *Miniredis) cmdGeoradius(c *server.Peer, cmd string, args []string) {
 				c.WriteBulk(fmt.Sprintf("%.4f", member.Distance/toMeter))
 			}
 			if opts.withCoord {
-				c.WriteLen(2)
-				c.WriteBulk(fmt.Sprintf("%f", member.Longitude))
-				c.WriteBulk(fmt.Sprintf("%f", member.Latitude))
+				writeGeoCoord(c, member.Score) // scriptgen: Redis's point and spelling
 			}
 		}
 	})
@@ -541,9 +536,7 @@ func (m *Miniredis) cmdGeoradiusbymember(c *server.Peer, cmd string, args []stri
 				c.WriteBulk(fmt.Sprintf("%.4f", member.Distance/opts.toMeter))
 			}
 			if opts.withCoord {
-				c.WriteLen(2)
-				c.WriteBulk(fmt.Sprintf("%f", member.Longitude))
-				c.WriteBulk(fmt.Sprintf("%f", member.Latitude))
+				writeGeoCoord(c, member.Score) // scriptgen: Redis's point and spelling
 			}
 		}
 	})
@@ -794,9 +787,7 @@ func (m *Miniredis) cmdGeosearch(c *server.Peer, cmd string, args []string) {
 				c.WriteInt(int(member.Score))
 			}
 			if opts.withCoord {
-				c.WriteLen(2)
-				c.WriteBulk(fmt.Sprintf("%f", member.Longitude))
-				c.WriteBulk(fmt.Sprintf("%f", member.Latitude))
+				writeGeoCoord(c, member.Score) // scriptgen: Redis's point and spelling
 			}
 		}
 	})

@@ -4,6 +4,8 @@ package miniredis
 
 import (
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis/server"
 )
@@ -111,4 +113,27 @@ func geoDistanceRedis(lon1, lat1, lon2, lat2 float64) float64 {
 	u := math.Sin((lat2*r - lat1*r) / 2)
 	v := math.Sin((lon2*r - lon1*r) / 2)
 	return 2 * earth * math.Asin(math.Sqrt(u*u+math.Cos(lat1*r)*math.Cos(lat2*r)*v*v))
+}
+
+// writeGeoCoord writes the point of a score as GEOPOS and WITHCOORD do:
+// decodeGeohash's centre, each number as addReplyHumanLongDouble spells
+// it ("%.17Lf" of the double, trailing zeros cut).
+func writeGeoCoord(c *server.Peer, score float64) {
+	long, lat := geoDecode(score)
+	c.WriteLen(2)
+	for _, v := range []float64{long, lat} {
+		c.WriteDoubleText(humanLongDouble(v))
+	}
+}
+
+// humanLongDouble is ld2string's LD_STR_HUMAN for a double: seventeen
+// decimals, exact as glibc prints them, then no trailing zeros or point.
+func humanLongDouble(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 17, 64)
+	s = strings.TrimRight(s, "0")
+	s = strings.TrimSuffix(s, ".")
+	if s == "-0" {
+		s = "0"
+	}
+	return s
 }
