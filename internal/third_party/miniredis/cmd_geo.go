@@ -123,10 +123,11 @@ func (m *Miniredis) cmdGeodist(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		fromLo, fromLat := fromGeohash(uint64(fromD))
-		toLo, toLat := fromGeohash(uint64(toD))
+		// scriptgen: Redis's decode and haversine (geohashGetDistance).
+		fromLo, fromLat := geoDecode(fromD)
+		toLo, toLat := geoDecode(toD)
 
-		dist := distance(fromLat, fromLo, toLat, toLo) / toMeter
+		dist := geoDistanceRedis(fromLo, fromLat, toLo, toLat) / toMeter
 		c.WriteBulk(fmt.Sprintf("%.4f", dist))
 	})
 }
@@ -150,14 +151,16 @@ func (m *Miniredis) cmdGeopos(c *server.Peer, cmd string, args []string) {
 		c.WriteLen(len(args))
 		for _, l := range args {
 			if !db.ssetExists(key, l) {
-				c.WriteLen(-1)
+				// scriptgen: a null array in RESP2, a null in RESP3
+				// (addReplyNullArray), not a null array in both.
+				if c.Resp3 {
+					c.WriteNull()
+				} else {
+					c.WriteLen(-1)
+				}
 				continue
 			}
-			score := db.ssetScore(key, l)
-			c.WriteLen(2)
-			long, lat := fromGeohash(uint64(score))
-			c.WriteBulk(fmt.Sprintf("%f", long))
-			c.WriteBulk(fmt.Sprintf("%f", lat))
+			writeGeoCoord(c, db.ssetScore(key, l)) // scriptgen: Redis's point and spelling
 		}
 	})
 }
@@ -341,9 +344,7 @@ func (m *Miniredis) cmdGeoradius(c *server.Peer, cmd string, args []string) {
 				c.WriteBulk(fmt.Sprintf("%.4f", member.Distance/toMeter))
 			}
 			if opts.withCoord {
-				c.WriteLen(2)
-				c.WriteBulk(fmt.Sprintf("%f", member.Longitude))
-				c.WriteBulk(fmt.Sprintf("%f", member.Latitude))
+				writeGeoCoord(c, member.Score) // scriptgen: Redis's point and spelling
 			}
 		}
 	})
@@ -535,9 +536,7 @@ func (m *Miniredis) cmdGeoradiusbymember(c *server.Peer, cmd string, args []stri
 				c.WriteBulk(fmt.Sprintf("%.4f", member.Distance/opts.toMeter))
 			}
 			if opts.withCoord {
-				c.WriteLen(2)
-				c.WriteBulk(fmt.Sprintf("%f", member.Longitude))
-				c.WriteBulk(fmt.Sprintf("%f", member.Latitude))
+				writeGeoCoord(c, member.Score) // scriptgen: Redis's point and spelling
 			}
 		}
 	})
@@ -663,6 +662,8 @@ func (m *Miniredis) cmdGeosearch(c *server.Peer, cmd string, args []string) {
 			opts.direction = asc
 		case "DESC":
 			opts.direction = desc
+		case "ANY": // scriptgen: anywhere, as georadiusGeneric reads it
+			opts.any = true
 		case "WITHCOORD":
 			opts.withCoord = true
 		case "WITHDIST":
@@ -711,7 +712,7 @@ func (m *Miniredis) cmdGeosearch(c *server.Peer, cmd string, args []string) {
 	}
 	if opts.any && opts.count == 0 {
 		setDirty(c)
-		c.WriteError("ERR COUNT must be > 0")
+		c.WriteError("ERR the ANY argument requires COUNT argument") // scriptgen: Redis's text
 		return
 	}
 
@@ -786,9 +787,7 @@ func (m *Miniredis) cmdGeosearch(c *server.Peer, cmd string, args []string) {
 				c.WriteInt(int(member.Score))
 			}
 			if opts.withCoord {
-				c.WriteLen(2)
-				c.WriteBulk(fmt.Sprintf("%f", member.Longitude))
-				c.WriteBulk(fmt.Sprintf("%f", member.Latitude))
+				writeGeoCoord(c, member.Score) // scriptgen: Redis's point and spelling
 			}
 		}
 	})

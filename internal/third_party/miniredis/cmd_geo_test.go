@@ -52,7 +52,7 @@ func TestGeopos(t *testing.T) {
 		mustDo(t, c,
 			"GEOPOS", "Sicily", "Palermo",
 			proto.Array(
-				proto.Strings("13.361389", "38.115556"),
+				proto.Strings("13.36138933897018433", "38.11555639549629859"),
 			),
 		)
 	})
@@ -91,12 +91,12 @@ func TestGeo(t *testing.T) {
 				proto.Array(
 					proto.String("Palermo"),
 					proto.String("190.4424"),
-					proto.Strings("13.361389", "38.115556"),
+					proto.Strings("13.36138933897018433", "38.11555639549629859"),
 				),
 				proto.Array(
 					proto.String("Catania"),
 					proto.String("56.4413"),
-					proto.Strings("15.087267", "37.502668"),
+					proto.Strings("15.08726745843887329", "37.50266842333162032"),
 				),
 			),
 		)
@@ -108,11 +108,11 @@ func TestGeo(t *testing.T) {
 			proto.Array(
 				proto.Array(
 					proto.String("Palermo"),
-					proto.Strings("13.361389", "38.115556"),
+					proto.Strings("13.36138933897018433", "38.11555639549629859"),
 				),
 				proto.Array(
 					proto.String("Catania"),
-					proto.Strings("15.087267", "37.502668"),
+					proto.Strings("15.08726745843887329", "37.50266842333162032"),
 				),
 			),
 		)
@@ -241,7 +241,7 @@ func TestGeodist(t *testing.T) {
 	t.Run("no unit", func(t *testing.T) {
 		mustDo(t, c,
 			"GEODIST", "Sicily", "Palermo", "Catania",
-			proto.String("166274.1514"),
+			proto.String("166274.1516"),
 		)
 		mustDo(t, c,
 			"GEODIST", "Sicily", "Palermo", "Catania", "km",
@@ -294,8 +294,8 @@ func TestGeobymember(t *testing.T) {
 		mustDo(t, c,
 			"GEORADIUSBYMEMBER", "Sicily", "Palermo", "200", "km", "WITHDIST", "WITHCOORD",
 			proto.Array(
-				proto.Array(proto.String("Palermo"), proto.String("0.0000"), proto.Strings("13.361389", "38.115556")),
-				proto.Array(proto.String("Catania"), proto.String("166.2742"), proto.Strings("15.087267", "37.502668")),
+				proto.Array(proto.String("Palermo"), proto.String("0.0000"), proto.Strings("13.36138933897018433", "38.11555639549629859")),
+				proto.Array(proto.String("Catania"), proto.String("166.2742"), proto.Strings("15.08726745843887329", "37.50266842333162032")),
 			),
 		)
 	})
@@ -304,8 +304,8 @@ func TestGeobymember(t *testing.T) {
 		mustDo(t, c,
 			"GEORADIUSBYMEMBER", "Sicily", "Palermo", "200", "km", "WITHCOORD",
 			proto.Array(
-				proto.Array(proto.String("Palermo"), proto.Strings("13.361389", "38.115556")),
-				proto.Array(proto.String("Catania"), proto.Strings("15.087267", "37.502668")),
+				proto.Array(proto.String("Palermo"), proto.Strings("13.36138933897018433", "38.11555639549629859")),
+				proto.Array(proto.String("Catania"), proto.Strings("15.08726745843887329", "37.50266842333162032")),
 			),
 		)
 	})

@@ -38,12 +38,12 @@ func TestGeosearch(t *testing.T) {
 				proto.Array(
 					proto.String("Palermo"),
 					proto.String("190.4424"),
-					proto.Strings("13.361389", "38.115556"),
+					proto.Strings("13.36138933897018433", "38.11555639549629859"),
 				),
 				proto.Array(
 					proto.String("Catania"),
 					proto.String("56.4413"),
-					proto.Strings("15.087267", "37.502668"),
+					proto.Strings("15.08726745843887329", "37.50266842333162032"),
 				),
 			),
 		)

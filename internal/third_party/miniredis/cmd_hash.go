@@ -545,6 +545,13 @@ func (m *Miniredis) cmdHrandfield(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
+		// scriptgen: a missing key with a count is an empty array in
+		// RESP3 too, never an empty map (lookupKeyReadOrReply's
+		// shared.emptyarray).
+		if _, ok := db.keys[opts.key]; !ok && opts.countSet {
+			peer.WriteLen(0)
+			return
+		}
 		members := db.hashFields(opts.key)
 		// scriptgen: a count past the hash's size answers the whole hash
 		// in its order (hrandfieldWithCountCommand's case 2).

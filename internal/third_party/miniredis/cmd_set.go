@@ -141,7 +141,7 @@ func (m *Miniredis) cmdSinter(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		c.WriteLen(len(set))
+		c.WriteSetLen(len(set))              // scriptgen: a set in RESP3, as Redis 7.0 sends
 		for _, k := range db.setOrder(set) { // scriptgen: hashorder.go
 			c.WriteBulk(k)
 		}
@@ -471,6 +471,12 @@ func (m *Miniredis) cmdSrandmember(c *server.Peer, cmd string, args []string) {
 			c.WriteError(msgInvalidInt)
 			return
 		}
+		// scriptgen: Redis reads the count in -LONG_MAX..LONG_MAX, so
+		// -2^63 is refused before the key is looked at; upstream
+		// negated it back to itself and never finished its loop.
+		if !randCountInRange(c, count, false) {
+			return
+		}
 		withCount = true
 	}
 
@@ -561,7 +567,7 @@ func (m *Miniredis) cmdSunion(c *server.Peer, cmd string, args []string) {
 			return
 		}
 
-		c.WriteLen(len(set))
+		c.WriteSetLen(len(set))              // scriptgen: a set in RESP3, as Redis 7.0 sends
 		for _, k := range db.setOrder(set) { // scriptgen: hashorder.go
 			c.WriteBulk(k)
 		}

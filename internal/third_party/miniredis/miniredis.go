@@ -268,14 +268,16 @@ func (m *Miniredis) startLocked(s *server.Server) error {
 	commandsHll(m)
 	commandsClient(m)
 	commandsObject(m)
-	commandsConfig(m)      // scriptgen
-	commandsDebug(m)       // scriptgen
-	commandsSort(m)        // scriptgen
-	commandsACL(m)         // scriptgen
-	commandsKeys(m)        // scriptgen
-	commandsZrangestore(m) // scriptgen
-	commandsLatency(m)     // scriptgen
-	commandsStrict(m)      // scriptgen: last, it wraps the commands above
+	commandsConfig(m)         // scriptgen
+	commandsDebug(m)          // scriptgen
+	commandsSort(m)           // scriptgen
+	commandsACL(m)            // scriptgen
+	commandsKeys(m)           // scriptgen
+	commandsZrangestore(m)    // scriptgen
+	commandsGeohash(m)        // scriptgen
+	commandsGeosearchstore(m) // scriptgen
+	commandsLatency(m)        // scriptgen
+	commandsStrict(m)         // scriptgen: last, it wraps the commands above
 
 	return nil
 }

@@ -843,11 +843,21 @@ func (m *Miniredis) ttlRounded(c *server.Peer, cmd string, args []string) bool {
 // (sets and sorted sets) holds another type, or a weight is not a float
 // (NaN included), and reports whether it did: miniredis deletes the
 // destination before it looks at the sources, and takes NaN weights.
+//
+// ZUNION, ZINTER and ZDIFF, which store nothing, are checked the same way:
+// zunionInterDiffGenericCommand looks up every source before it reads
+// the options, so a wrong type wins over a bad option.
 func (m *Miniredis) storeSourcesTyped(c *server.Peer, cmd string, args []string) bool {
-	if !emptyingStore(cmd) || len(args) < 2 {
+	upper := strings.ToUpper(cmd)
+	plain := upper == "ZUNION" || upper == "ZINTER" || upper == "ZDIFF"
+	if plain {
+		// The numkeys argument comes first: line it up with the STORE forms'.
+		args = append([]string{""}, args...)
+	}
+	if !(plain || emptyingStore(cmd)) || len(args) < 2 {
 		return false
 	}
-	sources, zset := args[1:], cmd[0] == 'Z'
+	sources, zset := args[1:], cmd[0] == 'Z' || cmd[0] == 'z'
 
 	if zset {
 		n, err := strconv.Atoi(args[1])
@@ -857,6 +867,7 @@ func (m *Miniredis) storeSourcesTyped(c *server.Peer, cmd string, args []string)
 		}
 		sources = args[2 : 2+n]
 	}
+	diff := strings.HasPrefix(upper, "ZDIFF")
 	if !m.PeerAnswerable(c) {
 		return false
 	}
@@ -871,7 +882,7 @@ func (m *Miniredis) storeSourcesTyped(c *server.Peer, cmd string, args []string)
 	// Then the weights, which miniredis takes as NaN.
 	if zset {
 		rest := args[2+len(sources):]
-		if len(rest) > len(sources) && strings.EqualFold(rest[0], "WEIGHTS") {
+		if !diff && len(rest) > len(sources) && strings.EqualFold(rest[0], "WEIGHTS") {
 			for _, w := range rest[1 : 1+len(sources)] {
 				if !isRedisFloat(w) {
 					c.WriteError(msgWeightNotFloat)

@@ -510,6 +510,25 @@ func (c *Peer) WriteFloat(n float64) {
 	w.WriteFloat(n)
 }
 
+// WriteDoubleText writes text as a RESP3 double, or a bulk string in RESP2,
+// spelt text (scriptgen: Redis's addReplyHumanLongDouble, whose text is
+// not formatFloat's); a sink gets the same text.
+func (c *Peer) WriteDoubleText(text string) {
+	if c.sink == nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
+	w := Writer{c.w, c.Resp3, c.sink, c}
+	switch {
+	case !w.resp3:
+		w.WriteBulk(text)
+	case w.sink != nil:
+		w.sink.Raw("," + text + "\r\n")
+	default:
+		w.writeLine(',', text)
+	}
+}
+
 // WriteRaw writes a raw redis response
 func (c *Peer) WriteRaw(s string) {
 	if c.sink == nil {
