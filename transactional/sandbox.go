@@ -446,12 +446,8 @@ func luaXpcall(L *lua.LState) int {
 // xpcallHandler rewrites the error as pcallHandler does, then calls the
 // script's handler, its upvalue, with it.
 func xpcallHandler(L *lua.LState) int {
-	v := L.Get(1)
-	if str, ok := v.(lua.LString); ok {
-		v = lua.LString(lua51.Message(L, string(str), luaErrorFrame(L)))
-	}
 	L.Push(L.Get(lua.UpvalueIndex(1)))
-	L.Push(v)
+	L.Push(lua51Error(L, L.Get(1)))
 	L.Call(1, 1)
 	return 1
 }
@@ -459,12 +455,17 @@ func xpcallHandler(L *lua.LState) int {
 // pcallHandler rewrites a runtime error into Lua 5.1's words while the
 // failing frame still exists; pcall then returns it.
 func pcallHandler(L *lua.LState) int {
-	v := L.Get(1)
-	if str, ok := v.(lua.LString); ok {
-		v = lua.LString(lua51.Message(L, string(str), luaErrorFrame(L)))
-	}
-	L.Push(v)
+	L.Push(lua51Error(L, L.Get(1)))
 	return 1
+}
+
+// lua51Error is v, an error value, with a runtime error's text in Lua
+// 5.1's words; called from a handler, while the failing frame exists.
+func lua51Error(L *lua.LState, v lua.LValue) lua.LValue {
+	if str, ok := v.(lua.LString); ok {
+		return lua.LString(lua51.Message(L, string(str), luaErrorFrame(L)))
+	}
+	return v
 }
 
 func (s *sandbox) newRedisTable() *lua.LTable {
