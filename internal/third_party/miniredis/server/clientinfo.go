@@ -27,6 +27,7 @@ type Client struct {
 	resp    atomic.Int32 // 2 or 3
 	name    atomic.Pointer[string]
 	NoEvict atomic.Bool
+	killed  atomic.Bool // Kill: gone for CLIENT LIST and KILL at once
 
 	// CLIENT REPLY: the peer's writer while replies are discarded, and how
 	// many commands are left to discard (-1: until REPLY ON).
@@ -65,8 +66,10 @@ func (s *Server) dropClient(p *Peer) {
 func (s *Server) Clients() []*Peer {
 	s.clients.mu.Lock()
 	out := make([]*Peer, 0, len(s.clients.byPeer))
-	for p := range s.clients.byPeer {
-		out = append(out, p)
+	for p, c := range s.clients.byPeer {
+		if !c.killed.Load() {
+			out = append(out, p)
+		}
 	}
 	s.clients.mu.Unlock()
 	sort.Slice(out, func(i, j int) bool { return out[i].client.ID < out[j].client.ID })
@@ -204,8 +207,12 @@ func (q *replicaQueue) run(w *bufio.Writer) {
 }
 
 // Kill closes the connection; the command running on it, if any, ends
-// first.
-func (c *Client) Kill() { c.conn.Close() }
+// first. Clients leaves it out from now on, as Redis frees a killed
+// client at once: whoever serves it may see the close only later.
+func (c *Client) Kill() {
+	c.killed.Store(true)
+	c.conn.Close()
+}
 
 // Addr and LocalAddr are the connection's two ends.
 func (c *Client) Addr() string      { return c.conn.RemoteAddr().String() }

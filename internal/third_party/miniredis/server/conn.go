@@ -19,77 +19,150 @@ import (
 // those that wait when the client goes.
 
 func (s *Server) servePeer(c net.Conn) {
+	ic := &idleConn{Conn: c}
+	pc := s.newPeerConn(c, ic, ic, c)
+	pc.start()
+	defer pc.end()
+	pc.watchSocket()
+	pc.serve()
+}
+
+// A peerConn is a client's connection: its reader, writer and Peer, read
+// and run either by a goroutine of its own (servePeer) or by the event
+// loop (loop_linux.go) until it leaves the loop for a goroutine.
+type peerConn struct {
+	s         *Server
+	c         net.Conn  // as the server's peers and the logs know it
+	ic        *idleConn // what the goroutine reads; its idle clock always
+	rd        *bufio.Reader
+	r         *reqReader
+	out       *countingWriter
+	peer      *Peer
+	w         atomic.Pointer[watcher] // nil while the event loop serves it
+	peerState PeerState
+	unauth    bool
+	// loopBusy, set while the event loop runs one of its commands, tells
+	// the loop's sweeper which command it runs (nil in a goroutine).
+	loopBusy func(bool)
+}
+
+// readBufSize is a connection's read buffer: Redis's PROTO_IOBUF_LEN. A
+// request longer than this leaves the event loop for a goroutine.
+const readBufSize = 16 << 10
+
+// newPeerConn makes the connection c's state: requests read from src,
+// replies written to dst, idle time kept by ic.
+func (s *Server) newPeerConn(c net.Conn, ic *idleConn, src io.Reader, dst io.Writer) *peerConn {
 	s.mu.Lock()
 	lim, peerState := s.limits.withDefaults(), s.peerState
 	s.mu.Unlock()
-	ic := &idleConn{Conn: c, timeout: lim.IdleTimeout}
+	ic.timeout = lim.IdleTimeout
 	ic.active()
-	rd := bufio.NewReader(ic)
-	r := newReqReader(rd, lim)
-	out := &countingWriter{w: c}
-	peer := &Peer{
-		w:    bufio.NewWriter(out),
-		errs: &s.errs,
-	}
-	s.addClient(peer, c, ic)
-	defer s.dropClient(peer)
-	// What the reader needs of the client's state, as of its last command:
-	// whether it may idle, whether it has yet to AUTH.
-	unauth := false
-	lookState := func() {
-		if peerState != nil {
-			exempt, un := peerState(peer)
-			ic.busy.Store(exempt)
-			unauth = un
-		}
-	}
-	lookState()
-	r.unauthenticated = func() bool { return unauth }
+	pc := &peerConn{s: s, c: c, ic: ic, peerState: peerState}
+	pc.rd = bufio.NewReaderSize(src, readBufSize)
+	pc.r = newReqReader(pc.rd, lim)
+	pc.r.unauthenticated = func() bool { return pc.unauth }
+	pc.out = &countingWriter{w: dst}
+	pc.peer = &Peer{w: bufio.NewWriter(pc.out), errs: &s.errs}
+	return pc
+}
 
-	defer func() {
-		for _, f := range peer.onDisconnect {
-			f()
-		}
-	}()
+// start records the client and reads its state before its first command.
+func (pc *peerConn) start() {
+	pc.s.addClient(pc.peer, pc.c, pc.ic)
+	pc.lookState()
+}
 
-	// One goroutine reads a request, runs it and flushes its reply, as
-	// Redis's event loop does for a client. The reader used to run ahead
-	// in a goroutine of its own and hand each request over a channel: a
-	// goroutine wake-up per request. Only a command that waits needs the
-	// socket read meanwhile, which the watcher does once it runs long.
-	w := s.watchers.add(s, ic, rd, peer)
-	defer s.watchers.remove(w)
-	peer.watch = w
+// end runs the peer's disconnect callbacks and forgets the client.
+func (pc *peerConn) end() {
+	if w := pc.w.Load(); w != nil {
+		pc.s.watchers.remove(w)
+	}
+	for _, f := range pc.peer.onDisconnect {
+		f()
+	}
+	pc.s.dropClient(pc.peer)
+}
+
+// watchSocket starts reading the socket while a command runs long (see
+// watcher).
+func (pc *peerConn) watchSocket() *watcher {
+	w := pc.s.watchers.add(pc.s, pc.ic, pc.rd, pc.peer)
+	pc.w.Store(w)
+	pc.peer.watch.Store(w)
+	return w
+}
+
+// lookState reads what the reader needs of the client's state, as of its
+// last command: whether it may idle, whether it has yet to AUTH.
+func (pc *peerConn) lookState() {
+	if pc.peerState != nil {
+		exempt, un := pc.peerState(pc.peer)
+		pc.ic.busy.Store(exempt)
+		pc.unauth = un
+	}
+}
+
+// serve reads a request, runs it and flushes its reply, until the client
+// goes, as Redis's event loop does for a client. The reader used to run
+// ahead in a goroutine of its own and hand each request over a channel: a
+// goroutine wake-up per request. Only a command that waits needs the
+// socket read meanwhile, which the watcher does once it runs long.
+func (pc *peerConn) serve() {
 	for {
-		args, err := s.readSafe(c, r)
+		args, err := pc.s.readSafe(pc.c, pc.r)
 		if err != nil {
-			var pe ProtocolError
-			switch {
-			case errors.As(err, &pe):
-				peer.WriteError("ERR " + err.Error())
-				peer.Flush()
-			case err == errQueryBufferLimit:
-				s.log("closing client %s that reached max query buffer length", c.RemoteAddr())
-			}
-			peer.Close()
+			pc.readFailed(err)
 			return
 		}
-		ic.busy.Store(true)
-		w.arm()
-		peer.client.begin(peer, args)
-		ok := s.dispatchSafe(c, peer, out, args)
-		w.disarm()
-		if !ok {
-			return
-		}
-		ic.busy.Store(false)
-		lookState()
-		ic.active()
-		peer.Flush()
-		if peer.Closed() {
+		if !pc.exec(args) {
 			return
 		}
 	}
+}
+
+// readFailed answers a request the reader refused, if Redis does, and
+// closes the client.
+func (pc *peerConn) readFailed(err error) {
+	var pe ProtocolError
+	switch {
+	case errors.As(err, &pe):
+		pc.peer.WriteError("ERR " + err.Error())
+		pc.peer.Flush()
+	case err == errQueryBufferLimit:
+		pc.s.log("closing client %s that reached max query buffer length", pc.c.RemoteAddr())
+	}
+	pc.peer.Close()
+}
+
+// exec runs one request and flushes its reply; false when the client is
+// to be closed.
+func (pc *peerConn) exec(args []string) bool {
+	pc.ic.busy.Store(true)
+	if w := pc.w.Load(); w != nil {
+		w.arm()
+	}
+	if pc.loopBusy != nil {
+		pc.loopBusy(true)
+	}
+	pc.peer.client.begin(pc.peer, args)
+	ok := pc.s.dispatchSafe(pc.c, pc.peer, pc.out, args)
+	if pc.loopBusy != nil {
+		pc.loopBusy(false)
+	}
+	// The command may have left the event loop meanwhile, and got a
+	// watcher then.
+	if w := pc.w.Load(); w != nil {
+		w.disarm()
+	}
+	if !ok {
+		return false
+	}
+	pc.ic.busy.Store(false)
+	pc.lookState()
+	pc.ic.active()
+	pc.peer.Flush()
+	return !pc.peer.Closed()
 }
 
 // readSafe is r.read that survives a panic of the reader: the stack goes

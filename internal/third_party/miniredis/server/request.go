@@ -115,25 +115,30 @@ func (r *reqReader) read() ([]string, error) {
 }
 
 // line reads up to delim, which it drops; a line longer than maxInline is
-// ProtocolError(tooBig). The result is valid until the next read.
+// ProtocolError(tooBig), as soon as that much has come without delim, as
+// Redis checks after each read (whatever the size of rd's buffer). The
+// result is valid until the next read.
 func (r *reqReader) line(delim byte, tooBig string) ([]byte, error) {
 	r.buf = r.buf[:0]
 	for {
-		b, err := r.rd.ReadSlice(delim)
-		r.n += int64(len(b))
-		switch {
-		case err == nil && len(r.buf) == 0:
-			return b[:len(b)-1], nil
-		case err == nil:
-			r.buf = append(r.buf, b...)
-			return r.buf[:len(r.buf)-1], nil
+		if _, err := r.rd.Peek(1); err != nil {
+			return nil, err
 		}
+		b, _ := r.rd.Peek(r.rd.Buffered())
+		if i := bytes.IndexByte(b, delim); i >= 0 {
+			r.n += int64(i + 1)
+			r.rd.Discard(i + 1)
+			if len(r.buf) == 0 {
+				return b[:i], nil
+			}
+			r.buf = append(r.buf, b[:i]...)
+			return r.buf, nil
+		}
+		r.n += int64(len(b))
 		r.buf = append(r.buf, b...)
+		r.rd.Discard(len(b))
 		if len(r.buf) > maxInline {
 			return nil, ProtocolError(tooBig)
-		}
-		if err != bufio.ErrBufferFull {
-			return nil, err
 		}
 	}
 }

@@ -52,6 +52,8 @@ type Server struct {
 	errs      ErrorStats               // scriptgen: see errorstats.go
 	stats     atomic.Pointer[cmdStats] // scriptgen: see cmdstats.go
 	watchers  watchers                 // scriptgen: see conn.go
+	loop      evLoop                   // scriptgen: see loop_linux.go
+	loopOn    bool                     // scriptgen: see SetEventLoop
 }
 
 // NewServer makes a server listening on addr. Close with .Close().
@@ -75,16 +77,18 @@ func NewServerTLS(addr string, cfg *tls.Config) (*Server, error) {
 // with ServeConn. Close with .Close().
 func NewServerConn() *Server {
 	return &Server{
-		cmds:  map[string]*cmdMeta{},
-		peers: map[net.Conn]struct{}{},
+		cmds:   map[string]*cmdMeta{},
+		peers:  map[net.Conn]struct{}{},
+		loopOn: true,
 	}
 }
 
 func newServer(l net.Listener) *Server {
 	s := Server{
-		cmds:  map[string]*cmdMeta{},
-		peers: map[net.Conn]struct{}{},
-		l:     l,
+		cmds:   map[string]*cmdMeta{},
+		peers:  map[net.Conn]struct{}{},
+		l:      l,
+		loopOn: true,
 	}
 
 	s.wg.Add(1)
@@ -134,8 +138,12 @@ func (s *Server) ServeConn(conn net.Conn) {
 	s.wg.Add(1)
 	s.peers[conn] = struct{}{}
 	s.infoConns++
+	loop := s.loopOn && s.limits.IdleTimeout <= 0
 	s.mu.Unlock()
 
+	if loop && s.serveInLoop(conn) {
+		return
+	}
 	go func() {
 		defer s.wg.Done()
 		defer conn.Close()
@@ -146,6 +154,17 @@ func (s *Server) ServeConn(conn net.Conn) {
 		delete(s.peers, conn)
 		s.mu.Unlock()
 	}()
+}
+
+// SetEventLoop chooses how connections accepted from now on are served
+// (scriptgen): on (the default, on Linux), by one event loop until a
+// client needs a goroutine of its own (loop_linux.go); off, each by a
+// goroutine of its own from the start. Clients with an idle timeout
+// (Limits.IdleTimeout) always get a goroutine.
+func (s *Server) SetEventLoop(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.loopOn = on
 }
 
 // Addr has the net.Addr struct
@@ -343,7 +362,10 @@ type Peer struct {
 	cmd  cmdState
 	// watch reads the client's socket while its command runs long
 	// (conn.go); nil for a peer the server does not read.
-	watch *watcher
+	watch atomic.Pointer[watcher]
+	// onBlocked, when set, runs as the command is about to wait
+	// (Blocked): a client the event loop serves leaves it.
+	onBlocked func()
 	// scriptgen: the command running, for Command.
 	cmdName string
 	cmdArgs []string
@@ -375,8 +397,11 @@ func (c *Peer) Close() {
 // 200 ms later: a client that leaves is closed, and the commands that
 // wait woken (SetWake), at once, and INFO no longer counts it blocked.
 func (c *Peer) Blocked() {
-	if c.watch != nil {
-		c.watch.now()
+	if c.onBlocked != nil {
+		c.onBlocked()
+	}
+	if w := c.watch.Load(); w != nil {
+		w.now()
 	}
 }
 
