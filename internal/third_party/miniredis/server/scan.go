@@ -44,14 +44,11 @@ func scanRequest(b []byte, maxBulk int64, unauth bool) (skip int, whole bool) {
 			if at >= len(rest) {
 				return skip, false
 			}
-			if rest[at] != '$' {
-				return skip, true
-			}
 			l, used, ok := scanCount(rest[at:])
 			switch {
 			case used == 0:
 				return skip, false
-			case !ok || l < 0 || l > maxBulk || l > 16384 && unauth:
+			case rest[at] != '$' || !ok || l < 0 || l > maxBulk || l > 16384 && unauth:
 				return skip, true
 			case l > int64(len(rest)):
 				return skip, false
@@ -73,6 +70,8 @@ func scanCount(b []byte) (n int64, used int, ok bool) {
 	if cr < 0 || cr+1 >= len(b) {
 		return 0, 0, false
 	}
-	n, ok = string2ll(b[1:cr])
+	if cr > 0 {
+		n, ok = string2ll(b[1:cr])
+	}
 	return n, cr + 2, ok
 }
