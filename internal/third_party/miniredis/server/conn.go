@@ -42,8 +42,10 @@ type peerConn struct {
 	peerState PeerState
 	unauth    bool
 	// loopBusy, set while the event loop runs one of its commands, tells
-	// the loop's sweeper which command it runs (nil in a goroutine).
+	// the loop's sweeper which command it runs; back puts a client that
+	// left the loop back in it. Both nil for a client the loop never had.
 	loopBusy func(bool)
+	back     func() bool
 }
 
 // readBufSize is a connection's read buffer: Redis's PROTO_IOBUF_LEN. A
@@ -93,6 +95,15 @@ func (pc *peerConn) watchSocket() *watcher {
 	return w
 }
 
+// unwatchSocket ends the watcher of a client that goes back to the event
+// loop, between two commands.
+func (pc *peerConn) unwatchSocket() {
+	if w := pc.w.Swap(nil); w != nil {
+		pc.peer.watch.Store(nil)
+		pc.s.watchers.remove(w)
+	}
+}
+
 // lookState reads what the reader needs of the client's state, as of its
 // last command: whether it may idle, whether it has yet to AUTH.
 func (pc *peerConn) lookState() {
@@ -108,15 +119,22 @@ func (pc *peerConn) lookState() {
 // ahead in a goroutine of its own and hand each request over a channel: a
 // goroutine wake-up per request. Only a command that waits needs the
 // socket read meanwhile, which the watcher does once it runs long.
-func (pc *peerConn) serve() {
+//
+// A client that left the event loop goes back to it (back) once it has
+// read all it holds: serve then returns true, and the goroutine is done
+// with it.
+func (pc *peerConn) serve() (inLoop bool) {
 	for {
 		args, err := pc.s.readSafe(pc.c, pc.r)
 		if err != nil {
 			pc.readFailed(err)
-			return
+			return false
 		}
 		if !pc.exec(args) {
-			return
+			return false
+		}
+		if pc.back != nil && pc.rd.Buffered() == 0 && pc.back() {
+			return true
 		}
 	}
 }

@@ -29,13 +29,13 @@ import (
 // sockets (level-triggered), reads each ready socket once, runs every
 // whole request it holds in order and writes the replies, then waits
 // again. A client leaves the loop for a goroutine of its own (servePeer's,
-// with its watcher) for good when the loop cannot serve it without
-// waiting: its command waits for others (BLPOP: Peer.Blocked), runs past
-// watchAfter (a script: the loop goes on in a new goroutine meanwhile, so
-// that others get BUSY and SCRIPT KILL is heard, as Redis serves them
-// while a script runs), a reply does not fit the socket's buffer, or a
-// request does not fit the read buffer. Such a client is rare; the loop is
-// for the many small ones.
+// with its watcher) when the loop cannot serve it without waiting, until
+// its command has ended and it has nothing unread (back): its command
+// waits for others (BLPOP: Peer.Blocked), runs past watchAfter (a script:
+// the loop goes on in a new goroutine meanwhile, so that others get BUSY
+// and SCRIPT KILL is heard, as Redis serves them while a script runs), a
+// reply does not fit the socket's buffer, or a
+// request does not fit the read buffer.
 
 // The socket's reads and writes are syscall's, not x/sys/unix's: the race
 // detector sees syscall's (and Go's net package's) as ordered one after
@@ -133,6 +133,7 @@ func (s *Server) serveInLoop(c net.Conn) bool {
 		}
 	}
 	lc.src.leave, sock.leave, lc.pc.peer.onBlocked = lc.leave, lc.leave, lc.leave
+	lc.pc.back = lc.back
 	lc.pc.start()
 
 	l.mu.Lock()
@@ -141,7 +142,7 @@ func (s *Server) serveInLoop(c net.Conn) bool {
 		// Served by a goroutine instead.
 		lc.left = true
 		lc.detach()
-		go func() { lc.pc.serve(); lc.finish() }()
+		go lc.serveAlone()
 		return true
 	}
 	l.conns[lc.fd] = lc
@@ -249,10 +250,9 @@ func (l *evLoop) serveEvent(lc *loopConn, gen uint64) (owner bool) {
 		if !l.owns(gen) {
 			// It left: the reader wanted more than had come, or the
 			// command waited or ran long. Now it is this goroutine's.
-			if ok {
-				pc.serve()
+			if !ok || !pc.serve() {
+				lc.finish()
 			}
-			lc.finish()
 			return false
 		}
 		if !ok {
@@ -268,8 +268,7 @@ func (l *evLoop) serveEvent(lc *loopConn, gen uint64) (owner bool) {
 	if pc.rd.Buffered() == pc.rd.Size() {
 		// A request longer than the buffer: a goroutine reads the rest.
 		lc.leave()
-		pc.serve()
-		lc.finish()
+		lc.serveAlone()
 		return false
 	}
 	l.mu.Lock()
@@ -302,10 +301,46 @@ func (l *evLoop) leaveLocked(lc *loopConn) {
 		l.startOwner()
 		return
 	}
-	go func() {
-		lc.pc.serve()
+	go lc.serveAlone()
+}
+
+// serveAlone serves a client that left the loop until it goes back to it
+// or goes.
+func (lc *loopConn) serveAlone() {
+	if !lc.pc.serve() {
 		lc.finish()
-	}()
+	}
+}
+
+// back puts lc, which left the loop, back in it, between two commands and
+// with nothing it sent unread: its later commands run in the loop again,
+// in the order they come with the others'. False when it cannot go back
+// (the server no longer runs a loop, or the client is closing).
+func (lc *loopConn) back() bool {
+	l := lc.l
+	if lc.pc.peer.Closed() || !lc.sock.attach() {
+		return false
+	}
+	lc.pc.unwatchSocket()
+	lc.src.conn.Store(nil)
+	lc.pc.ic.Conn = lc.sock
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := unix.EpollCtl(l.ep, unix.EPOLL_CTL_ADD, int(lc.fd), &unix.EpollEvent{Events: unix.EPOLLIN, Fd: lc.fd}); err != nil {
+		// Stays out, on a copy in Go's poller again.
+		lc.detach()
+		return false
+	}
+	lc.left = false
+	l.conns[lc.fd] = lc
+	if l.owner == 0 {
+		l.startOwner()
+	}
+	if !l.sweeping {
+		l.sweeping = true
+		go l.sweep()
+	}
+	return true
 }
 
 // forget takes lc out of the loop's set. Under l.mu.
@@ -419,9 +454,13 @@ func (f *fdSource) Read(p []byte) (int, error) {
 }
 
 // loopSocket is a loop client's socket: the net.Conn the server and
-// CLIENT LIST know it by, the writer of its replies, and, once it has
-// left the loop, the net.Conn of Go's poller that serves it then.
+// CLIENT LIST know it by, the writer of its replies, and, while it is out
+// of the loop, the net.Conn of Go's poller that serves it then.
 type loopSocket struct {
+	// wmu is held through each write, so that a client going back to the
+	// loop closes its copy in Go's poller with no write on it.
+	wmu sync.Mutex
+	// mu guards fd, closed and nc; closing the fd takes both.
 	mu     sync.Mutex
 	fd     int
 	closed bool
@@ -434,38 +473,37 @@ type loopSocket struct {
 // Write writes b whole; a socket whose buffer is full makes its client
 // leave the loop, and the rest is written by Go's poller.
 func (s *loopSocket) Write(b []byte) (int, error) {
-	s.mu.Lock()
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	n := 0
 	for n < len(b) {
-		if s.nc != nil {
-			nc := s.nc
-			s.mu.Unlock()
+		s.mu.Lock()
+		fd, closed, nc := s.fd, s.closed, s.nc
+		s.mu.Unlock()
+		switch {
+		case nc != nil:
 			m, err := nc.Write(b[n:])
 			return n + m, err
-		}
-		if s.closed {
-			s.mu.Unlock()
+		case closed:
 			return n, net.ErrClosed
 		}
-		m, err := syscall.Write(s.fd, b[n:])
+		m, err := syscall.Write(fd, b[n:])
 		switch {
 		case m > 0:
 			n += m
 		case err == unix.EINTR:
 		case err == unix.EAGAIN:
-			s.mu.Unlock()
 			s.leave()
 			s.mu.Lock()
-			if s.nc == nil {
-				s.mu.Unlock()
+			nc = s.nc
+			s.mu.Unlock()
+			if nc == nil {
 				return n, net.ErrClosed // gone meanwhile
 			}
 		default:
-			s.mu.Unlock()
 			return n, err
 		}
 	}
-	s.mu.Unlock()
 	return n, nil
 }
 
@@ -490,8 +528,26 @@ func (s *loopSocket) detach() net.Conn {
 	return s.nc
 }
 
+// attach closes the copy of the socket in Go's poller, for a client going
+// back to the loop; false if the socket is closed.
+func (s *loopSocket) attach() bool {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	if s.nc != nil {
+		s.nc.Close()
+		s.nc = nil
+	}
+	return true
+}
+
 // Close ends the connection (CLIENT KILL, the server's Close): the reads
-// of whoever serves it end, and it then closes its copies.
+// of whoever serves it end, and it then closes its copies. It does not
+// wait for a write under way: the shutdown ends that too.
 func (s *loopSocket) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -502,6 +558,8 @@ func (s *loopSocket) Close() error {
 }
 
 func (s *loopSocket) closeAll() {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.closed {

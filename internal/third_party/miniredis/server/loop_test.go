@@ -118,7 +118,8 @@ func TestLoopServesWhileACommandRunsLong(t *testing.T) {
 // Commands of two clients run in the order they were sent, however close
 // together: the first to wait is the first in the queue (Redis's tests of
 // blocked clients send so). Each WAITQ notes its turn, says it waits
-// (Peer.Blocked), and waits for FIRE.
+// (Peer.Blocked), and waits for FIRE. With a goroutine per client
+// (SetEventLoop(false)) the first round fails at once.
 func TestLoopRunsClientsInArrivalOrder(t *testing.T) {
 	s := loopServer(t, true)
 	var (
@@ -147,12 +148,25 @@ func TestLoopRunsClientsInArrivalOrder(t *testing.T) {
 		mu.Unlock()
 		c.WriteInline(got)
 	})
+	// The same clients each round: a client that waited has left the loop,
+	// and is back in it once its command has ended.
+	a, b, c := dialLoop(t, s), dialLoop(t, s), dialLoop(t, s)
 	for i := range 30 {
-		a, b, c := dialLoop(t, s), dialLoop(t, s), dialLoop(t, s)
-		// Each client's first command runs in the loop.
 		for _, x := range []*loopClient{a, b, c} {
 			x.send(t, "PING")
 			x.reply(t)
+		}
+		for try := 0; ; try++ {
+			s.loop.mu.Lock()
+			n := len(s.loop.conns)
+			s.loop.mu.Unlock()
+			if n == 3 {
+				break
+			}
+			if try == 500 {
+				t.Fatalf("round %d: %d clients in the loop, want 3", i, n)
+			}
+			time.Sleep(time.Millisecond)
 		}
 		a.send(t, "WAITQ", "a")
 		b.send(t, "WAITQ", "b")
