@@ -57,6 +57,7 @@ type evLoop struct {
 	owner, gens uint64
 	cur         *loopConn // the client the owner serves, if any
 	sweeping    bool
+	closed      bool          // the server closed: no more clients
 	begun       atomic.Uint64 // commands begun in the loop
 }
 
@@ -99,7 +100,10 @@ func (s *Server) serveInLoop(c net.Conn) bool {
 	}
 	l := &s.loop
 	l.once.Do(func() { l.s = s; l.init() })
-	if l.ep < 0 {
+	l.mu.Lock()
+	closed := l.closed
+	l.mu.Unlock()
+	if l.ep < 0 || closed {
 		return false
 	}
 	rc, err := tc.SyscallConn()
@@ -156,6 +160,26 @@ func (s *Server) serveInLoop(c net.Conn) bool {
 	return true
 }
 
+// close ends the loop of a server whose clients are all gone (Close): its
+// goroutine, once it has seen them go, and its epoll set.
+func (l *evLoop) close() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed || l.conns == nil { // closed, or never made
+		l.closed = true
+		return
+	}
+	l.closed = true
+	for i := 0; l.owner != 0 && i < 1000; i++ {
+		unix.Write(l.wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
+		l.mu.Unlock()
+		time.Sleep(time.Millisecond)
+		l.mu.Lock()
+	}
+	unix.Close(l.ep)
+	unix.Close(l.wake)
+}
+
 // startOwner starts a goroutine that runs the loop, the only one that
 // does from now on. Under l.mu.
 func (l *evLoop) startOwner() {
@@ -180,6 +204,15 @@ func (l *evLoop) run(gen uint64) {
 	for {
 		n, err := unix.EpollWait(l.ep, events, -1)
 		if err != nil && err != unix.EINTR {
+			l.mu.Lock()
+			closed := l.closed
+			if closed {
+				l.owner, l.cur = 0, nil
+			}
+			l.mu.Unlock()
+			if closed {
+				return
+			}
 			l.s.log("event loop: %v", err)
 			time.Sleep(10 * time.Millisecond)
 		}

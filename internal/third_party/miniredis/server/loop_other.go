@@ -8,4 +8,6 @@ import "net"
 // goroutine of its own.
 type evLoop struct{}
 
+func (*evLoop) close() {}
+
 func (s *Server) serveInLoop(c net.Conn) bool { return false }

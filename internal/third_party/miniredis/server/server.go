@@ -191,6 +191,7 @@ func (s *Server) Close() {
 	s.mu.Unlock()
 
 	s.wg.Wait()
+	s.loop.close()
 }
 
 // Register a command. It can't have been registered before. Safe to call on a
