@@ -553,7 +553,7 @@ local function J(op, a, b, c, d, z)
   -- options, after the entries it may remove are saved. Until then nothing
   -- in the run saw the stream, so the trim finds it as the XADD left it,
   -- as its own trim did; and in a run that fails it never happens.
-  -- With b, the command of ks: an XADD that appends to a stream whose
+  -- With b, ks are an XADD's: one that appends to a stream whose
   -- pending trims all cap its length (MAXLEN ~ N, N > 0), with no trim of
   -- its own or one deferred, leaves them pending and returns them: such a
   -- trim finds, after a entries are appended, the same whole nodes to
@@ -562,7 +562,7 @@ local function J(op, a, b, c, d, z)
   -- alike), so grow adds 1 to each once the XADD succeeded.
   if op == 'unpend' then
     local pend, ks = s.pend, a
-    local kept = b and J('appends', ks, b)
+    local kept = b and J('appends', ks)
     for i = 1, ks.n do
       local k = ks[i]
       local p = k ~= nil and k ~= kept and pend[k]
@@ -594,10 +594,10 @@ local function J(op, a, b, c, d, z)
     return kept and pend[kept]
   end
   if op == 'appends' then
-    local ks, cmd = a, b
+    local ks = a
     local k = ks[1]
     local p = k ~= nil and s.pend[k]
-    if not p or type(cmd) ~= 'string' or string.lower(cmd) ~= 'xadd' then
+    if not p then
       return
     end
     local i = 2
@@ -1274,15 +1274,16 @@ local function guarded(w, raise, cmd, ...)
 end
 local function proxied_call(cmd, ...)
   local s = S
+  local w = W[cmd]
   if s and s.pend then
-    local grown = J('unpend', {n = select('#', ...), ...}, cmd)
+    -- Only an XADD may leave a trim pending (appends): asked of no other.
+    local grown = J('unpend', {n = select('#', ...), ...}, w == 'h_xadd')
     if grown then
-      local r = guarded(W[cmd], true, cmd, ...)
+      local r = guarded(w, true, cmd, ...)
       J('grow', grown)
       return r
     end
   end
-  local w = W[cmd]
   if w == false or s == nil then
     return redis.call(cmd, ...)
   end
