@@ -399,7 +399,7 @@
 //   - the runtime's own Lua where the journal reads nothing: asynq's
 //     enqueueUniqueCmd and scheduleUniqueCmd (SET NX, then an HSET of a
 //     key an EXISTS found absent after it) run no journal command at all
-//     and still cost 2.0-2.6x (peers-txn's per-script table, README):
+//     and still cost 2.1-2.3x (peers-txn's per-script table, README):
 //     the declaration, the proxy and guarded for three calls. What would
 //     close them: the inline journal for a SET NX (its reply says whether
 //     DEL undoes it) and for a key found absent after a write of another
