@@ -74,8 +74,8 @@ peers:
 # The peers' suites through a RESP proxy that ships every script they send
 # as its transactional bundle (in front of redis-server and of serve),
 # beside a direct run on redis-server; then the recorded script calls
-# replayed with failures injected. One table; the
-# last line reads `peers-txn: D differences, R× median`. About 10 minutes
+# replayed with failures injected. A table of the suites, one of their
+# scripts; the last line reads `peers-txn: D differences, R× median`. About 10 minutes
 # on a shared 2-core machine, most of it asynq's top-level tests asleep;
 # the replay bounds each suite's share by its own budget.
 peers-txn:

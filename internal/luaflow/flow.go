@@ -48,6 +48,9 @@ type Flow struct {
 	// never switches to RESP3), the script needs no runtime but the undo
 	// of those writes (the prelude's inline journal).
 	Plans map[*ast.FuncCallExpr]*Plan
+	// Dropped: the sites that are statements of their own, whose reply
+	// the code never sees (the prelude defers such a site's XTRIM).
+	Dropped map[*ast.FuncCallExpr]bool
 	// For Explain: what refuted each write that is not final (writes in
 	// a function body have none), and why the proof gave up.
 	why    map[*ast.FuncCallExpr]failure
@@ -84,7 +87,13 @@ func Analyze(code string) Flow {
 		return Flow{Needed: true, gaveUp: &a.gaveUp}
 	}
 	out := Flow{Sites: a.sites, Final: map[*ast.FuncCallExpr]bool{}, Plans: map[*ast.FuncCallExpr]*Plan{},
-		why: a.why, nested: map[*ast.FuncCallExpr]bool{}, aliases: map[string]string{}}
+		Dropped: map[*ast.FuncCallExpr]bool{},
+		why:     a.why, nested: map[*ast.FuncCallExpr]bool{}, aliases: map[string]string{}}
+	for _, site := range a.sites {
+		if a.stmtCalls[site] {
+			out.Dropped[site] = true
+		}
+	}
 	for n, al := range a.aliases {
 		out.aliases[n] = al.fn
 	}

@@ -136,6 +136,9 @@ func (a *analyzer) scanStmt(s ast.Stmt, sc *names, declared map[string]bool, nes
 		}
 		a.scanExprs(s.Rhs, sc, declared, nested)
 	case *ast.FuncCallStmt:
+		if c, ok := s.Expr.(*ast.FuncCallExpr); ok {
+			a.stmtCalls[c] = true
+		}
 		a.scanExpr(s.Expr, sc, declared, nested)
 	case *ast.DoBlockStmt:
 		a.scan(s.Stmts, newScope(sc), declared, nested)

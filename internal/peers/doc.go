@@ -29,10 +29,16 @@
 // through the prelude on both, and the replay must find no keyspace
 // difference; the table counts, per suite, the scripts shipped with the
 // runtime journal, with the inline one, unwrapped, and those the bundler
-// could not take.
+// could not take. A second table (scripts_test.go) has a row per script:
+// named as the suite's source names it (a Go variable, a BullMQ or Bull
+// file) or by its text, its calls, its ratio, how it was shipped, the
+// writes the proof (luaflow.Explain) says need an undo, and the commands
+// its shipped runs made beyond its plain runs' (INFO commandstats), by
+// what the journal needed them for.
 //
 // The package has no non-test code; it must not be imported. Its tests may
 // import internal/redistest, lua (our own scripts, which the replay's
 // tests run) and for peers-txn the bundler's own path: internal/script,
-// gen/bundle and transactional/prelude, never a copy of what they do.
+// gen/bundle, transactional/prelude, internal/luaflow and
+// internal/commands, never a copy of what they do.
 package peers

@@ -42,14 +42,7 @@ func ownWorkload(t *testing.T, addr string, rec recorder) {
 	c := redis.NewClient(&redis.Options{Addr: addr, Protocol: 2})
 	defer c.Close()
 	ctx := context.Background()
-	read := func(name string) string {
-		b, err := lua.FS.ReadFile("ratelimit/" + name + ".lua")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	bucket, queue := read("token_bucket"), read("queue")
+	bucket, queue := limiterSrc(t, "token_bucket"), limiterSrc(t, "queue")
 	redistest.Apply(t, ctx, c, [][]any{{"RPUSH", "{q}wait", "j1", "j2", "j3", "j4", "j5", "j6"}, {"HSET", "{v}bad", "f", "v"}})
 	type call struct {
 		src        string
@@ -75,6 +68,16 @@ func ownWorkload(t *testing.T, addr string, rec recorder) {
 			t.Fatalf("call %d: %v", i, err)
 		}
 	}
+}
+
+// limiterSrc is the text of a limiter of lua/ratelimit.
+func limiterSrc(t *testing.T, name string) string {
+	t.Helper()
+	b, err := lua.FS.ReadFile("ratelimit/" + name + ".lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // TestReplayOwn replays our own scripts' calls on redis-server (and, in a
@@ -105,6 +108,20 @@ func TestReplayOwn(t *testing.T) {
 	}
 	if res.Beyond == 0 {
 		t.Errorf("no injection after a final write: the limiters, shipped unwrapped, make some")
+	}
+	// The journal's reads, counted from INFO commandstats: moveJob's LPOP
+	// reads the list's expiry and its XADD the stream (XINFO STREAM);
+	// countVisit's PEXPIRE reads the expiry; the limiters, unwrapped,
+	// read nothing more than they do plain.
+	move, visit := res.Extra[sha1Hex(moveJob)], res.Extra[sha1Hex(countVisit)]
+	t.Logf("journal reads: moveJob %v, countVisit %v (of %d and %d calls)", move, visit, res.Replayed[sha1Hex(moveJob)], res.Replayed[sha1Hex(countVisit)])
+	if move["pexpiretime"] == 0 || move["xinfo|stream"] == 0 || visit["pexpiretime"] == 0 || res.Replayed[sha1Hex(moveJob)] != 8 {
+		t.Errorf("journal reads: moveJob %v, countVisit %v: want PEXPIRETIME and XINFO STREAM, PEXPIRETIME", move, visit)
+	}
+	for _, src := range []string{limiterSrc(t, "token_bucket"), limiterSrc(t, "queue")} {
+		if e := res.Extra[sha1Hex(src)]; len(e) > 0 {
+			t.Errorf("a limiter shipped unwrapped made more commands than plain: %v", e)
+		}
 	}
 
 	redisOnly := targets[:1]

@@ -58,6 +58,7 @@ type runOutcome struct {
 	failed   bool
 	after    []keySnap
 	from, to int64
+	cmds     map[string]int // on the cost target: the commands the run made, by INFO commandstats name
 }
 
 type replayer struct {
@@ -73,7 +74,8 @@ type replayer struct {
 // plain run made, which must leave the keyspace as before.
 func replayOn(t *testing.T, r *callRecorder, targets []target, sh shippers) replayResult {
 	t.Helper()
-	res := replayResult{Ratios: map[string]float64{}, Names: map[string]string{}}
+	res := replayResult{Ratios: map[string]float64{}, Names: map[string]string{},
+		Extra: map[string]map[string]int{}, Replayed: map[string]int{}}
 	rp := &replayer{t: t, ctx: context.Background(), sh: sh, res: &res}
 	var tgs []*replayTarget
 	for i, tg := range targets {
@@ -106,6 +108,7 @@ func replayOn(t *testing.T, r *callRecorder, targets []target, sh shippers) repl
 				continue
 			}
 			res.Calls++
+			res.Replayed[s.sha]++
 			k := 0
 			for _, tg := range tgs {
 				call := call.at(time.Now())
@@ -160,6 +163,9 @@ func (rp *replayer) compare(tg *replayTarget, s *scriptLog, call recordedCall, t
 		}
 		shipUs = least(shipUs, us, round)
 	}
+	if tg.cost {
+		rp.extra(s.sha, plain.cmds, ship.cmds)
+	}
 	want := plain
 	if plain.failed {
 		want.after = pre // a failed run is rolled back
@@ -195,6 +201,20 @@ func (rp *replayer) compare(tg *replayTarget, s *scriptLog, call recordedCall, t
 	}
 	rp.res.Diffs = append(rp.res.Diffs, where+": "+d)
 	return
+}
+
+// extra adds to the script's Extra the commands the shipped run made
+// beyond the plain run's, by name: the journal's own reads (its undos run
+// only when a run fails).
+func (rp *replayer) extra(sha string, plain, ship map[string]int) {
+	for name, n := range ship {
+		if d := n - plain[name]; d > 0 {
+			if rp.res.Extra[sha] == nil {
+				rp.res.Extra[sha] = map[string]int{}
+			}
+			rp.res.Extra[sha][name] += d
+		}
+	}
 }
 
 // injectEach fails call's shipped run at each of its first calls calls on
@@ -299,7 +319,7 @@ func (rp *replayer) run(tg *replayTarget, text string, call recordedCall, after 
 		o.bag = fmt.Sprintf("%#v", unorderedReply(v))
 	}
 	if tg.cost {
-		usec, calls = commandStats(rp.t, rp.ctx, tg.c)
+		usec, calls, o.cmds = commandStats(rp.t, rp.ctx, tg.c)
 	}
 	if after {
 		o.after = rp.snap(tg)
@@ -310,8 +330,10 @@ func (rp *replayer) run(tg *replayTarget, text string, call recordedCall, after 
 }
 
 // commandStats reads evalsha's server time and the number of the other
-// commands run (calls and rejected calls) since CONFIG RESETSTAT.
-func commandStats(t *testing.T, ctx context.Context, c *redis.Client) (usec int64, calls int) {
+// commands run (calls and rejected calls) since CONFIG RESETSTAT, in all
+// and by name (xinfo|stream, hmget …).
+func commandStats(t *testing.T, ctx context.Context, c *redis.Client) (usec int64, calls int, by map[string]int) {
+	by = map[string]int{}
 	info, err := c.Info(ctx, "commandstats").Result()
 	if err != nil {
 		t.Fatalf("INFO commandstats: %v", err)
@@ -330,10 +352,11 @@ func commandStats(t *testing.T, ctx context.Context, c *redis.Client) (usec int6
 				usec = n
 			case name != "evalsha" && (k == "calls" || k == "rejected_calls"):
 				calls += int(n)
+				by[name] += int(n)
 			}
 		}
 	}
-	return usec, calls
+	return usec, calls, by
 }
 
 var scriptSuffix = regexp.MustCompile(` script: [0-9a-f]{40}, on @user_script:\d+\.`)

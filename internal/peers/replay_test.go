@@ -61,16 +61,18 @@ type replayResult struct {
 	SuiteRatio float64            // the suite's summed server time, wrapped/plain
 
 	// What else the replay met, none of it a difference.
-	Recorded   int               // calls the recorder kept, of Offered
-	Offered    int               // calls the suite made
-	Beyond     int               // injected runs after a final write ran: outside the proof's model
-	BeyondLeft int               // of those, runs whose keyspace then differed (expected: the write stays)
-	Clock      []string          // differences that two plain runs show too: the script reads the clock
-	Unordered  []string          // replies equal but for the order of an array's elements or pairs (unorderedReply)
-	Drift      int               // expiries equal but for the time between the two runs
-	Unreached  int               // injections the shipped run did not reach (it made fewer calls)
-	Left       int               // calls not replayed within the budget
-	Names      map[string]string // per script: its first words, to name it in a log
+	Recorded   int                       // calls the recorder kept, of Offered
+	Offered    int                       // calls the suite made
+	Beyond     int                       // injected runs after a final write ran: outside the proof's model
+	BeyondLeft int                       // of those, runs whose keyspace then differed (expected: the write stays)
+	Clock      []string                  // differences that two plain runs show too: the script reads the clock
+	Unordered  []string                  // replies equal but for the order of an array's elements or pairs (unorderedReply)
+	Drift      int                       // expiries equal but for the time between the two runs
+	Unreached  int                       // injections the shipped run did not reach (it made fewer calls)
+	Left       int                       // calls not replayed within the budget
+	Names      map[string]string         // per script: its first words, to name it in a log
+	Replayed   map[string]int            // per script: calls replayed
+	Extra      map[string]map[string]int // per script: commands the shipped runs made beyond the plain runs', by name, summed over Replayed
 }
 
 // newRecorder returns an empty recorder for one suite.

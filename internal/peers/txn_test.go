@@ -23,6 +23,7 @@ type txnRow struct {
 	serve           result // through the prelude on serve
 	ships           []shipment
 	replay          replayResult
+	names           map[string]string // script names in the suite's source, by SHA-1 of the text (scriptNames)
 }
 
 // txnTargets are the servers of a run: direct for the plain runs, redis
@@ -45,18 +46,23 @@ func TestPeersTxn(t *testing.T) {
 	mods := &modules{root: t.TempDir(), dirs: map[string]string{}}
 	for _, s := range goSuites {
 		dir := mods.dir(t, s.module, s.patch)
-		rows = append(rows, runTxn(t, s.name, tt,
+		row := runTxn(t, s.name, tt,
 			func(addr string) result { return s.run(dir, addr) },
-			func(addr string, ref, res result) []string { return s.retry(dir, addr, ref, res) }))
+			func(addr string, ref, res result) []string { return s.retry(dir, addr, ref, res) })
+		row.names = scriptNames(dir)
+		rows = append(rows, row)
 	}
 	if *withNode {
 		dir := nodeDir(t)
+		names := scriptNames(nodeScriptDirs(dir)...)
 		for _, s := range nodeSuites {
-			rows = append(rows, runTxn(t, s.name, tt,
-				func(addr string) result { return runNode(dir, s.file, addr) }, nil))
+			row := runTxn(t, s.name, tt,
+				func(addr string) result { return runNode(dir, s.file, addr) }, nil)
+			row.names = names
+			rows = append(rows, row)
 		}
 	}
-	t.Log("\n" + txnTable(rows))
+	t.Log("\n" + txnTable(rows) + "\nPer script:\n\n" + scriptTable(rows))
 	for _, p := range txnProblems(rows) {
 		t.Error(p)
 	}

@@ -54,7 +54,20 @@
 //     at the end of a run that succeeded, or, after that read, before any
 //     later command naming the stream (a final write too: code that names
 //     XADD gets a raw redis that sees to it); nothing in the run having
-//     seen the stream since, the trim finds it as the XADD left it. Redis
+//     seen the stream since, the trim finds it as the XADD left it. An
+//     XTRIM MAXLEN ~ N of a stream without consumer groups, at a call
+//     site whose reply the code drops (luaflow's Flow.Dropped: a call
+//     statement, BullMQ's trimEvents through its rcall alias), is deferred
+//     the same way: the bundler sends that site to the raw redis's
+//     __scriptgen_trim (a host runs it as any call), its count is never
+//     seen, and deferred trims of one stream run in their order. An XADD
+//     to a stream whose deferred trims all cap its length (N > 0), with no
+//     trim of its own or one deferred, keeps them deferred, each with N
+//     raised by one: an approximate trim never touches the last node,
+//     where appends go, and the nodes before it and the length grow alike,
+//     so it removes the same nodes after the appends as before them (with
+//     N = 0 it would not: the last node may then go). So BullMQ's
+//     trimEvents before its XADD of the event reads nothing. Redis
 //     splits nodes by its limits alone, so a stream whose entries left
 //     only by whole nodes (appends and approximate trims, BullMQ's events)
 //     gets its nodes back too; one with holes in a node (XDEL, an exact
@@ -353,6 +366,18 @@
 // 172.0 k → 170.1 k, doneCmd 186.7 k → 182.1 k, addStandardJob -1.6%,
 // moveToActive -1.4%.
 //
+// Then an XTRIM MAXLEN ~ whose reply the code drops was deferred, kept
+// deferred across appends (see How): moveToFinished's trimEvents, before
+// its XADD of the event, read up to a node of old entries with XRANGE on
+// every call and now reads none (its journal: PEXPIRETIME 3, DUMP, XINFO
+// STREAM, HMGET 2, ZMSCORE). `make bench-foreign`, 2 runs of 300 cycles
+// each, c3d05ba then this change, one after the other on the machine
+// shared with other jobs: moveToFinished 2.88, 3.18 → 2.14, 2.07;
+// addStandardJob 1.85, 1.91 → 2.13, 2.01; moveToActive 1.63, 1.69 →
+// 1.79, 1.70; BullMQ suite 2.14, 2.27 → 2.01, 1.92 (asynq's scripts name
+// no XTRIM: dequeueCmd 2.37, 2.75 → 2.89, 2.74, doneCmd 2.56, 2.94 →
+// 3.21, 2.88, their journals unchanged: the spread is this machine's noise).
+//
 // What is left, and what would close it (the goal is 1.15):
 //   - the journal's Lua work for each command, above: tens of calls and
 //     tables per write, each worth a third to a half of a redis.call.
@@ -371,16 +396,30 @@
 //     renders eleven handlers: 210.3 k with the body run as is, against
 //     182.7 k plain): ten closures (thirteen when the code names XADD),
 //     the W table, the proxy and its metatable.
-//   - an XTRIM MAXLEN ~ (BullMQ's trimEvents, in moveToFinished): Redis
-//     removes the first node whole when the stream stays at its cap
-//     without it, and does not say how many entries that node holds, so
-//     the journal reads every old entry the trim may take, up to a node
-//     (100) per call, and converting them into Lua is most of
-//     moveToFinished's remaining cost. An XADD's trim is deferred instead
-//     (see How); XTRIM's reply is the count it removed, so it can be
-//     deferred only where the script drops the reply, which luaflow could
-//     prove of the call site (BullMQ calls it through a local alias,
-//     rcall, and ignores the count).
+//   - the runtime's own Lua where the journal reads nothing: asynq's
+//     enqueueUniqueCmd and scheduleUniqueCmd (SET NX, then an HSET of a
+//     key an EXISTS found absent after it) run no journal command at all
+//     and still cost 2.1-2.3x (peers-txn's per-script table, README):
+//     the declaration, the proxy and guarded for three calls. What would
+//     close them: the inline journal for a SET NX (its reply says whether
+//     DEL undoes it) and for a key found absent after a write of another
+//     key (today EXISTS must come before any write, which keeps aliasing
+//     KEYS elements out of the proof).
+//   - the reads an undo needs that the script does not make, per call
+//     (same table): PEXPIRETIME before a write that may empty or create
+//     a key, HMGET/ZMSCORE/GET of what a write overwrites, DUMP before
+//     LREM or DEL of a hash; 2-8 a call on asynq's runtime scripts. An
+//     inline journal for writes whose inverse needs no read (a push, a
+//     pop, a move: the reply gives the inverse) takes no script off the
+//     runtime while one write of the script needs a read: asynq's
+//     dequeueCmd writes a hash named by ARGV .. id (HSET, HDEL of fields
+//     it never read) and doneCmd LREMs and DELs; BullMQ's writes are all
+//     in helper functions, where the inline journal makes no plan. What
+//     would close it: a journal for one script with both parts, the
+//     reads an undo needs made inline at the call site (no proxy, no
+//     handler) and appended to one log, which is the inline journal with
+//     a read before each planned write; and planning writes inside local
+//     functions called from one site.
 //   - LREM and DEL of a hash (asynq's done, BullMQ's finish) still take a
 //     DUMP: their inverses need positions or values that the reply does
 //     not give. Each is one call of a short value here.

@@ -14,31 +14,69 @@ import (
 // are the last thing of their run that can fail call directly.
 const rawName = "__scriptgen_raw"
 
+// trimName is the field of rawName whose call is an XTRIM's at a site whose
+// reply the code drops: the runtime may defer it (proxied_trim in
+// prelude.lua), a host runs it as any call.
+const trimName = "__scriptgen_trim"
+
 // direct returns code with its final writes (see luaflow.Flow) sent past the
 // journal: `redis` of `redis.call(` at those sites becomes rawName. Such a
 // write needs no undo, as nothing can fail after it; the journal then
-// costs nothing for it. Lines keep their numbers. Code that already names
-// the runtime's locals is returned as is.
+// costs nothing for it. An XTRIM MAXLEN ~ of a site whose reply the code
+// drops (luaflow.Flow.Dropped) that is not final calls rawName's trimName
+// instead, which may defer it to the end of the run. Lines keep their
+// numbers. Code that already names the runtime's locals is returned as is.
 func direct(code string, an luaflow.Flow) string {
-	if len(an.Final) == 0 {
+	if len(an.Final) == 0 && !slices.ContainsFunc(an.Sites, func(s *ast.FuncCallExpr) bool { return deferrable(s, an) }) {
 		return code
 	}
 	out, ok := editSites(code, an, func(site *ast.FuncCallExpr, o luaflow.Offset) (string, int, bool) {
-		if !an.Final[site] {
+		to := rawName
+		switch {
+		case an.Final[site]:
+		case deferrable(site, an):
+			to = rawName + "." + trimName
+		default:
 			return "", 0, false
 		}
 		if o.Alias != "" {
 			// rcall( of `local rcall = redis.call`: the function it
 			// stands for, which the proof put in the site's place.
 			fn := site.Func.(*ast.AttrGetExpr).Key.(*ast.StringExpr).Value
-			return rawName + "." + fn, o.At + len(o.Alias), true
+			return to + "." + fn, o.At + len(o.Alias), true
 		}
-		return rawName, o.At + len("redis"), true
+		return to, o.At + len("redis"), true
 	})
 	if !ok {
 		return code
 	}
 	return out
+}
+
+// deferrable reports whether site is an XTRIM key MAXLEN ~ n by call, not
+// final, whose reply the code drops: all the runtime may defer.
+func deferrable(site *ast.FuncCallExpr, an luaflow.Flow) bool {
+	if an.Final[site] || !an.Dropped[site] || len(site.Args) != 5 {
+		return false
+	}
+	fn, ok := site.Func.(*ast.AttrGetExpr)
+	if !ok {
+		return false
+	}
+	if k, ok := fn.Key.(*ast.StringExpr); !ok || k.Value != "call" {
+		return false
+	}
+	cmd, ok1 := site.Args[0].(*ast.StringExpr)
+	st, ok2 := site.Args[2].(*ast.StringExpr)
+	approx, ok3 := site.Args[3].(*ast.StringExpr)
+	if !ok1 || !ok2 || !ok3 || !strings.EqualFold(cmd.Value, "XTRIM") || !strings.EqualFold(st.Value, "MAXLEN") || approx.Value != "~" {
+		return false
+	}
+	switch site.Args[4].(type) {
+	case *ast.FuncCallExpr, *ast.Comma3Expr:
+		return false // may stand for more than one value, or none
+	}
+	return true
 }
 
 // editSites replaces, for each redis.call site of an that edit picks, the

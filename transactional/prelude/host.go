@@ -72,11 +72,12 @@ func Hosted(library bool) string {
 	// runtime's do: Redis names the line of the Lua function that called
 	// redis.call in its errors, and that is this one.
 	// The host journals every write itself: the final writes (rawName)
-	// go through the same proxy.
+	// and the XTRIMs the runtime may defer (trimName) go through the same
+	// proxy.
 	return "local redis, " + runName + ", " + rawName + " = (function(hosted_call, hosted_pcall, hosted_run)" +
 		" local function proxied_call(...) local r = hosted_call(...) return r end" +
 		" local function proxied_pcall(...) local r = hosted_pcall(...) return r end" +
-		" local function proxied_setresp(v) redis.setresp(v) end " + proxy +
+		" local function proxied_setresp(v) redis.setresp(v) end " + proxy + " proxy." + trimName + " = {call = proxied_call}" +
 		" local function run(body) local ok, r = hosted_run(body) if ok then return r end error(r, 0) end" +
 		" return proxy, run, proxy end)(...)"
 }

@@ -76,7 +76,8 @@ func InjectPlain(src string, k int) string {
 
 // injector is a line-free statement that shadows redis (and, under the
 // runtime, rawName) with counting tables. Under the runtime only rawName
-// calls are final; otherwise every write named in src is.
+// calls are final (not its trimName's, see direct); otherwise every write
+// named in src is.
 func injector(src string, k int, runtime bool) string {
 	writes := "{}"
 	if !runtime {
@@ -95,11 +96,12 @@ func injector(src string, k int, runtime bool) string {
 	}
 	return fmt.Sprintf("local __scriptgen_i do local n, fin, w = 0, false, %s "+
 		"__scriptgen_i = function(r, final) if not r then return r end "+
-		"local function hook(f) return function(cmd, ...) n = n + 1 "+
+		"local function hook(f, final) return function(cmd, ...) n = n + 1 "+
 		"if n == %d then error({err = '%s at call ' .. n .. (fin and ' %s' or '')}) end "+
 		"if final or type(cmd) == 'string' and w[string.lower(cmd)] then fin = true end "+
 		"return f(cmd, ...) end end "+
-		"return setmetatable({call = hook(r.call), pcall = hook(r.pcall)}, {__index = r}) end end "+
+		"local t = r.%s "+
+		"return setmetatable({call = hook(r.call, final), pcall = hook(r.pcall, final), %s = t and {call = hook(t.call, false)}}, {__index = r}) end end "+
 		"local redis, %s = __scriptgen_i(redis, false), %s ",
-		writes, k, InjectedError, BeyondProof, rawName, raw)
+		writes, k, InjectedError, BeyondProof, trimName, trimName, rawName, raw)
 }

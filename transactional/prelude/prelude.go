@@ -115,8 +115,12 @@ func declareRuntime(code string) string {
 
 func declare(code, proxy, raw string) string {
 	lua, w := render(code)
-	if _, ok := spellingsOf(code)["xadd"]; ok {
+	spellings := spellingsOf(code)
+	if _, ok := spellings["xadd"]; ok {
 		raw = unpendRaw
+	}
+	if _, ok := spellings["xtrim"]; ok {
+		raw = trimRaw
 	}
 	lua = oneLine(lua) // first: the comments mention the placeholders
 	lua = strings.Replace(lua, "__W__", w, 1)
@@ -136,6 +140,11 @@ const libraryRaw = "{call = function(...) return redis.call(...) end, pcall = fu
 // libraryRaw does.
 const unpendRaw = "{call = function(...) if S and S.pend then J('unpend', {n = select('#', ...) - 1, select(2, ...)}) end return redis.call(...) end, " +
 	"pcall = function(...) if S and S.pend then J('unpend', {n = select('#', ...) - 1, select(2, ...)}) end return redis.pcall(...) end}"
+
+// trimRaw is unpendRaw for code that names XTRIM: its sites whose reply
+// the code drops call trimName.call (see direct), which may defer the trim
+// (proxied_trim in prelude.lua).
+var trimRaw = unpendRaw[:len(unpendRaw)-1] + ", " + trimName + " = {call = proxied_trim}}"
 
 // evalProxy is the table an EVAL script sees as redis: everything but call,
 // pcall and setresp (which the journal tracks) is Redis's own, through

@@ -400,6 +400,7 @@ local function J(op, a, b, c, d, z)
       if not s.pend then
         s.pend = {}
       end
+      b.prev = s.pend[c]
       s.pend[c] = b
     else
       c[3] = a
@@ -544,28 +545,44 @@ local function J(op, a, b, c, d, z)
     return st, t, i
   end
   --@ end
-  --@ helper unpend XADD
+  --@ helper unpend XADD XTRIM
   -- S.pend maps a stream to the trim of the last XADD to it, deferred to
-  -- the end of the run (h_xadd): done then, or before any later command
-  -- that names the stream (in table a), as XTRIM with the XADD's options,
-  -- after the entries it may remove are saved. Until then nothing in the
-  -- run saw the stream, so the trim finds it as the XADD left it, as its
-  -- own trim did; and in a run that fails it never happens.
+  -- the end of the run (h_xadd), or of an XTRIM whose reply the code drops
+  -- (trim), the one before it in p.prev: done then, or before any later
+  -- command that names the stream (in table a), as XTRIM with the XADD's
+  -- options, after the entries it may remove are saved. Until then nothing
+  -- in the run saw the stream, so the trim finds it as the XADD left it,
+  -- as its own trim did; and in a run that fails it never happens.
+  -- With b, ks are an XADD's: one that appends to a stream whose
+  -- pending trims all cap its length (MAXLEN ~ N, N > 0), with no trim of
+  -- its own or one deferred, leaves them pending and returns them: such a
+  -- trim finds, after a entries are appended, the same whole nodes to
+  -- remove with N + a as before them with N (it never removes the last
+  -- node, where they go, and the nodes before it and its length grow
+  -- alike), so grow adds 1 to each once the XADD succeeded.
   if op == 'unpend' then
     local pend, ks = s.pend, a
+    local kept = b and J('appends', ks)
     for i = 1, ks.n do
       local k = ks[i]
-      local p = k ~= nil and pend[k]
+      local p = k ~= nil and k ~= kept and pend[k]
       if p then
         pend[k] = nil
         local e = s.xs and s.xs[k]
         if resp3 then
           redis.setresp(2)
         end
-        if e then
-          J('trimmed', e, k, p[1], p[2], 0)
+        local q = {}
+        while p do
+          q[#q + 1], p = p, p.prev
         end
-        redis.call('XTRIM', k, unpack(p, 3))
+        for j = #q, 1, -1 do
+          p = q[j]
+          if e then
+            J('trimmed', e, k, p[1], p[2], 0)
+          end
+          redis.call('XTRIM', k, unpack(p, 3))
+        end
         if resp3 then
           redis.setresp(3)
         end
@@ -574,14 +591,47 @@ local function J(op, a, b, c, d, z)
     if next(pend) == nil then
       s.pend = false
     end
+    return kept and pend[kept]
+  end
+  if op == 'appends' then
+    local ks = a
+    local k = ks[1]
+    local p = k ~= nil and s.pend[k]
+    if not p then
+      return
+    end
+    local i = 2
+    if type(ks[2]) == 'string' and string.lower(ks[2]) == 'nomkstream' then
+      i = 3
+    end
+    local st, t, j = J('trimOf', ks, i)
+    if st and not (st == 'maxlen' and ks[i + 1] == '~' and j == i + 3 and J('whole', t)) then
+      return
+    end
+    while p do
+      if p[1] ~= 'maxlen' or p[4] ~= '~' or tonumber(p[2]) == 0 then
+        return
+      end
+      p = p.prev
+    end
+    return k
+  end
+  if op == 'grow' then
+    local p = a
+    while p do
+      p[2] = tonumber(p[2]) + 1
+      p[5] = p[2]
+      p = p.prev
+    end
     return
   end
   -- whole says whether a is a length Redis reads as one: digits without a
-  -- leading zero, or a whole Lua number, short of 2^53.
+  -- leading zero, or a whole Lua number that Lua writes so (%.14g: not
+  -- -0, which Redis refuses, nor 1e+14 and up).
   if op == 'whole' then
     local t = a
     if type(t) == 'number' then
-      return t >= 0 and t < 1e15 and t == math.floor(t)
+      return t >= 0 and t < 1e14 and t == math.floor(t) and (t ~= 0 or 1 / t > 0)
     end
     return type(t) == 'string' and #t < 16 and (t == '0' or string.match(t, '^[1-9]%d*$') ~= nil)
   end
@@ -1224,10 +1274,16 @@ local function guarded(w, raise, cmd, ...)
 end
 local function proxied_call(cmd, ...)
   local s = S
-  if s and s.pend then
-    J('unpend', {n = select('#', ...), ...})
-  end
   local w = W[cmd]
+  if s and s.pend then
+    -- Only an XADD may leave a trim pending (appends): asked of no other.
+    local grown = J('unpend', {n = select('#', ...), ...}, w == 'h_xadd')
+    if grown then
+      local r = guarded(w, true, cmd, ...)
+      J('grow', grown)
+      return r
+    end
+  end
   if w == false or s == nil then
     return redis.call(cmd, ...)
   end
@@ -1244,6 +1300,36 @@ local function proxied_pcall(cmd, ...)
   end
   return guarded(w, false, cmd, ...)
 end
+--@ helper trim XTRIM
+-- trim is the call of an XTRIM whose reply the code drops (the bundler
+-- names it at those sites: see direct in final.go). An approximate trim to
+-- a length of a stream without consumer groups is deferred, as an XADD's
+-- is (unpend), after the stream's undo entry is made if the run has none
+-- (streamed: its XINFO STREAM): its count is never seen, so nothing in
+-- the run can tell, and the entries it may remove need not be read unless
+-- the stream is named again or the run fails before its end. Else it is
+-- any XTRIM (a stream with groups is then asked XINFO again).
+local function proxied_trim(cmd, k, st, a, t, ...)
+  local s = S
+  if s ~= nil and select('#', ...) == 0 and type(k) == 'string' and a == '~' and type(st) == 'string' and string.lower(st) == 'maxlen' and J('whole', t) then
+    -- Its other arguments may name a stream too, as for any command.
+    if s and s.pend then
+      J('unpend', {n = 3, st, a, t})
+    end
+    s = J('state')
+    -- streamed also forgets the length an earlier write left cached.
+    local e = not s.seen[k] and J('streamed', k)
+    if e then
+      if not s.pend then
+        s.pend = {}
+      end
+      s.pend[k] = {'maxlen', t, st, a, t, prev = s.pend[k]}
+      return 0
+    end
+  end
+  return proxied_call(cmd, k, st, a, t, ...)
+end
+--@ end
 local function proxied_setresp(v)
   redis.setresp(v)
   resp3 = tonumber(v) == 3
@@ -1262,6 +1348,16 @@ local function run(body)
     local p = s and s.pend
     if p then
       for k, q in pairs(p) do
+        if q.prev then
+          local c = {}
+          while q do
+            c[#c + 1], q = q, q.prev
+          end
+          for j = #c, 2, -1 do
+            redis.call('XTRIM', k, unpack(c[j], 3))
+          end
+          q = c[1]
+        end
         redis.call('XTRIM', k, unpack(q, 3))
       end
     end

@@ -32,7 +32,23 @@ var streamOps = []string{
 	"out[#out + 1] = #redis.pcall('XRANGE', KEYS[a], '-', '+')",
 	"out[#out + 1] = redis.call('EXISTS', KEYS[a], KEYS[b])",
 	"redis.call('XADD', KEYS[a], 'MAXLEN', '~', %[2]d, '%[1]s', 'f', 'v') out[#out + 1] = redis.call('XTRIM', KEYS[a], 'MAXLEN', '~', %[3]d)",
+	// XTRIM MAXLEN ~ whose reply is dropped, which the runtime defers
+	// (proxied_trim): through an alias and a helper, as BullMQ's
+	// trimEvents, after an XADD whose trim is deferred too, and with a
+	// length Redis refuses.
+	"rcall('XTRIM', KEYS[a], 'MAXLEN', '~', %[2]d)",
+	"trim(KEYS[a], %[2]d)",
+	"rcall('XADD', KEYS[a], 'MAXLEN', '~', %[3]d, '%[1]s', 'f', 'v') trim(KEYS[a], %[2]d)",
+	"redis.call('XADD', KEYS[a], '%[1]s', 'f', 'v') rcall('XTRIM', KEYS[a], 'MAXLEN', '~', %[2]d) rcall('XTRIM', KEYS[a], 'MAXLEN', '~', %[3]d)",
+	"rcall('XTRIM', KEYS[a], 'MAXLEN', '~', -%[2]d)",
+	// Appends after a deferred trim keep it deferred (grow).
+	"trim(KEYS[a], %[2]d) rcall('XADD', KEYS[a], 'MAXLEN', '~', %[3]d, '%[1]s', 'f', 'v')",
+	"trim(KEYS[a], %[2]d) redis.call('XADD', KEYS[a], '%[1]s', 'f', 'v') out[#out + 1] = redis.call('XLEN', KEYS[a])",
 }
+
+// streamHead declares what the ops above call: an alias of redis.call and
+// a helper that trims with it.
+const streamHead = "local out = {}\nlocal rcall = redis.call\nlocal function trim(k, n)\n  rcall('XTRIM', k, 'MAXLEN', '~', n)\nend\n"
 
 // TestPropertyStreams is TestPropertyRollback for the stream journal
 // (streamed, trimmed, rebuild in prelude.lua) on a redis-server whose
@@ -153,7 +169,7 @@ func streamState(r *rand.Rand, keys []string) (cmds [][]any, clean map[string]bo
 // failing at a random point.
 func streamScript(r *rand.Rand) string {
 	var b strings.Builder
-	b.WriteString("local out = {}\n")
+	b.WriteString(streamHead)
 	n := 1 + r.Intn(6)
 	failAt := -1
 	if r.Intn(2) > 0 {
@@ -192,5 +208,110 @@ func TestLongPopsRollBack(t *testing.T) {
 	}
 	if after := redistest.Describe(t, ctx, c, keys); after != before {
 		t.Fatalf("the pops were not undone:\n%.300s\nbefore:\n%.300s", after, before)
+	}
+}
+
+// trimEventsSrc is BullMQ's way of capping its events stream, reduced: an
+// XADD, then the XTRIM MAXLEN ~ of its helper trimEvents (before it when
+// ARGV[3] is "first", as moveToFinished does), called through the alias
+// rcall, whose count it drops; the stream is named after the trim when
+// ARGV[2] says so, and ARGV[1] makes the run fail.
+const trimEventsSrc = `local rcall = redis.call
+local function trimEvents(k, n)
+  rcall("XTRIM", k, "MAXLEN", "~", n)
+end
+rcall("HSET", KEYS[2], "state", "done")
+if ARGV[3] == "first" then
+  trimEvents(KEYS[1], 6)
+end
+rcall("XADD", KEYS[1], "*", "event", "completed")
+if ARGV[3] ~= "first" then
+  trimEvents(KEYS[1], 6)
+end
+if ARGV[2] == "len" then
+  rcall("HSET", KEYS[2], "len", rcall("XLEN", KEYS[1]))
+end
+if ARGV[1] == "fail" then
+  error("injected")
+end
+return 1
+`
+
+// TestDeferredTrim runs trimEventsSrc on a stream of 30 entries in nodes of
+// 3: shipped, its XTRIM goes through trimName (it is deferred), a run that
+// succeeds reads no entry the trim removes (no XRANGE) and leaves the
+// stream's entries and nodes as the plain script does, one that reads
+// the stream after the trim sees it trimmed (the trim is done then, its
+// entries read first), and one that fails leaves the stream and the hash
+// as they were; so does one failed by injection at each of its calls.
+func TestDeferredTrim(t *testing.T) {
+	srv := redistest.Start(t, "stream-node-max-entries 3")
+	c := srv.Client(t)
+	ctx := context.Background()
+	keys := []string{"{q}events", "{q}job"}
+	shipped := Ship(trimEventsSrc)
+	if !strings.Contains(shipped, rawName+"."+trimName+".call(") {
+		t.Fatalf("the XTRIM is not sent to %s.%s:\n%s", rawName, trimName, shipped)
+	}
+	state := [][]any{{"FLUSHALL"}, {"HSET", keys[1], "state", "active"}}
+	for i := 1; i <= 30; i++ {
+		state = append(state, []any{"XADD", keys[0], fmt.Sprintf("%d-1", i), "f", i})
+	}
+	// XINFO STREAM FULL's nodes and entries, without the time the XADD *
+	// gave its entry (the runs are compared by entries and node count).
+	describe := func() string {
+		info, err := c.XInfoStream(ctx, keys[0]).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids, err := c.XRange(ctx, keys[0], "-", "+").Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf("length=%d nodes=%d first=%s entries=%d job=%v", info.Length, info.RadixTreeKeys,
+			ids[0].ID, len(ids), c.HGetAll(ctx, keys[1]).Val())
+	}
+	for _, args := range [][]string{{"", "", ""}, {"", "len", ""}, {"fail", "", ""}, {"fail", "len", ""},
+		{"", "", "first"}, {"", "len", "first"}, {"fail", "", "first"}} {
+		apply(t, ctx, c, state)
+		before := describe()
+		_, errPlain := c.Eval(ctx, trimEventsSrc, keys, args).Result()
+		plain := describe()
+		apply(t, ctx, c, state)
+		if err := c.ConfigResetStat(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		_, err := c.Eval(ctx, shipped, keys, args).Result()
+		stats := c.Info(ctx, "commandstats").Val()
+		got := describe()
+		if errText(err) != errText(errPlain) {
+			t.Fatalf("%v: shipped %v, plain %v", args, err, errPlain)
+		}
+		if err != nil {
+			if got != before {
+				t.Errorf("%v: failed but left\n%s\nwhere it was\n%s", args, got, before)
+			}
+			continue
+		}
+		if got != plain {
+			t.Errorf("%v: left\n%s\nwhere the plain script leaves\n%s", args, got, plain)
+		}
+		if args[1] == "" && strings.Contains(stats, "cmdstat_xrange") {
+			t.Errorf("%v: the journal read the entries the trim removes (XRANGE):\n%s", args, stats)
+		}
+	}
+	// Failure injection counts the deferred XTRIM as the script's third
+	// call, as the plain script makes it: every one of the five calls of
+	// a run that reads the stream after it can fail, and is rolled back.
+	for k := 1; k <= 5; k++ {
+		apply(t, ctx, c, state)
+		before := describe()
+		err := c.Eval(ctx, Inject(trimEventsSrc, k), keys, "", "len", "").Err()
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%s at call %d", InjectedError, k)) {
+			t.Fatalf("injected at call %d: %v", k, err)
+		}
+		if got := describe(); got != before {
+			t.Errorf("injected at call %d: left\n%s\nwhere it was\n%s", k, got, before)
+		}
 	}
 }
