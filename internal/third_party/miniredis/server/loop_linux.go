@@ -142,12 +142,20 @@ func (s *Server) serveInLoop(c net.Conn) bool {
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if err := unix.EpollCtl(l.ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: lc.fd}); err != nil {
+	if !l.add(lc) {
 		// Served by a goroutine instead.
 		lc.left = true
 		lc.detach()
 		go lc.serveAlone()
-		return true
+	}
+	return true
+}
+
+// add puts lc in the epoll set, and starts the loop's goroutine and its
+// sweeper if they are not running; false if epoll refused it. Under l.mu.
+func (l *evLoop) add(lc *loopConn) bool {
+	if err := unix.EpollCtl(l.ep, unix.EPOLL_CTL_ADD, int(lc.fd), &unix.EpollEvent{Events: unix.EPOLLIN, Fd: lc.fd}); err != nil {
+		return false
 	}
 	l.conns[lc.fd] = lc
 	if l.owner == 0 {
@@ -158,6 +166,11 @@ func (s *Server) serveInLoop(c net.Conn) bool {
 		go l.sweep()
 	}
 	return true
+}
+
+// wakeOwner ends the owner's wait in epoll_wait.
+func (l *evLoop) wakeOwner() {
+	unix.Write(l.wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
 }
 
 // close ends the loop of a server whose clients are all gone (Close): its
@@ -171,7 +184,7 @@ func (l *evLoop) close() {
 	}
 	l.closed = true
 	for i := 0; l.owner != 0 && i < 1000; i++ {
-		unix.Write(l.wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
+		l.wakeOwner()
 		l.mu.Unlock()
 		time.Sleep(time.Millisecond)
 		l.mu.Lock()
@@ -359,20 +372,12 @@ func (lc *loopConn) back() bool {
 	lc.pc.ic.Conn = lc.sock
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if err := unix.EpollCtl(l.ep, unix.EPOLL_CTL_ADD, int(lc.fd), &unix.EpollEvent{Events: unix.EPOLLIN, Fd: lc.fd}); err != nil {
+	if !l.add(lc) {
 		// Stays out, on a copy in Go's poller again.
 		lc.detach()
 		return false
 	}
 	lc.left = false
-	l.conns[lc.fd] = lc
-	if l.owner == 0 {
-		l.startOwner()
-	}
-	if !l.sweeping {
-		l.sweeping = true
-		go l.sweep()
-	}
 	return true
 }
 
@@ -384,7 +389,7 @@ func (l *evLoop) forget(lc *loopConn) {
 	}
 	if len(l.conns) == 0 {
 		// The owner may wait with nothing left to wait on: it ends.
-		unix.Write(l.wake, []byte{1, 0, 0, 0, 0, 0, 0, 0})
+		l.wakeOwner()
 	}
 }
 
