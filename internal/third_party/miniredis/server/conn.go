@@ -400,15 +400,6 @@ func (cw *countingWriter) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// recoverPeer, deferred, turns a panic into a log line with the stack and
-// the connection's end.
-func (s *Server) recoverPeer(c net.Conn, doing string) {
-	if v := recover(); v != nil {
-		s.logPanic(c, doing, v)
-		c.Close()
-	}
-}
-
 func (s *Server) logPanic(c net.Conn, doing string, v any) {
 	s.log("panic %s for client %s: %v\n%s", doing, c.RemoteAddr(), v, debug.Stack())
 }
