@@ -59,6 +59,9 @@ type evLoop struct {
 	sweeping    bool
 	closed      bool          // the server closed: no more clients
 	begun       atomic.Uint64 // commands begun in the loop
+	// held are the clients whose replies wait for the end of the owner's
+	// present round of events (release). Only the owner touches it.
+	held []*loopConn
 }
 
 // A loopConn is a client the loop serves, until it leaves.
@@ -215,6 +218,11 @@ func (l *evLoop) owns(gen uint64) bool {
 func (l *evLoop) run(gen uint64) {
 	events := make([]unix.EpollEvent, 128)
 	for {
+		// A goroutine that stopped running the loop while it wrote the
+		// replies of a round left the rest of them to this one.
+		if !l.release(gen) {
+			return
+		}
 		n, err := unix.EpollWait(l.ep, events, -1)
 		if err != nil && err != unix.EINTR {
 			l.mu.Lock()
@@ -247,6 +255,9 @@ func (l *evLoop) run(gen uint64) {
 				return
 			}
 		}
+		if !l.release(gen) {
+			return
+		}
 		l.mu.Lock()
 		if len(l.conns) == 0 {
 			l.owner, l.cur = 0, nil
@@ -266,12 +277,15 @@ func (l *evLoop) serveEvent(lc *loopConn, gen uint64) (owner bool) {
 		if v := recover(); v != nil {
 			l.s.logPanic(pc.c, "serving", v)
 			if owner = l.owns(gen); owner {
-				l.drop(lc)
+				owner = l.end(lc, gen)
 			} else {
 				lc.finish()
 			}
 		}
 	}()
+	if lc.sock.hold() {
+		l.held = append(l.held, lc)
+	}
 	var rerr error
 	if pc.rd.Buffered() < pc.rd.Size() {
 		lc.src.fresh = true
@@ -302,14 +316,12 @@ func (l *evLoop) serveEvent(lc *loopConn, gen uint64) (owner bool) {
 			return false
 		}
 		if !ok {
-			l.drop(lc)
-			return true
+			return l.end(lc, gen)
 		}
 	}
 	if rerr != nil {
 		// The client's end, or its socket's: what came before has run.
-		l.drop(lc)
-		return true
+		return l.end(lc, gen)
 	}
 	if pc.rd.Buffered() == pc.rd.Size() {
 		// A request longer than the buffer: a goroutine reads the rest.
@@ -322,6 +334,60 @@ func (l *evLoop) serveEvent(lc *loopConn, gen uint64) (owner bool) {
 		l.cur = nil
 	}
 	l.mu.Unlock()
+	return true
+}
+
+// release writes the replies the round's clients hold, as Redis writes
+// them before it sleeps: a round of many clients' requests costs each one
+// write, and their replies reach the clients together, for them to read
+// in one wake-up. False when the goroutine no longer runs the loop: a
+// client's socket was full, the client left the loop, and this goroutine
+// wrote the rest and went on serving it (the new owner writes the others').
+func (l *evLoop) release(gen uint64) bool {
+	for len(l.held) > 0 {
+		lc := l.held[0]
+		l.held[0] = nil
+		l.held = l.held[1:]
+		if len(l.held) == 0 {
+			l.held = l.held[:0:cap(l.held)]
+		}
+		l.mu.Lock()
+		if lc.left {
+			// Whoever serves it now writes what it holds (leaveLocked),
+			// maybe blocked on a full socket under its wmu, which the
+			// loop does not wait for: the hold ends when it comes back
+			// (attach).
+			l.mu.Unlock()
+			continue
+		}
+		l.cur = lc
+		l.mu.Unlock()
+		lc.sock.release()
+		if !l.owns(gen) {
+			if !lc.pc.serve() {
+				lc.finish()
+			}
+			return false
+		}
+		l.mu.Lock()
+		if l.cur == lc {
+			l.cur = nil
+		}
+		l.mu.Unlock()
+	}
+	return true
+}
+
+// end writes what lc holds and ends it; false when the goroutine no
+// longer runs the loop (lc's socket was full: this goroutine wrote the
+// rest, out of the loop, and ended it).
+func (l *evLoop) end(lc *loopConn, gen uint64) (owner bool) {
+	lc.sock.release()
+	if !l.owns(gen) {
+		lc.finish()
+		return false
+	}
+	l.drop(lc)
 	return true
 }
 
@@ -343,6 +409,9 @@ func (l *evLoop) leaveLocked(lc *loopConn) {
 	lc.left = true
 	l.forget(lc)
 	lc.detach()
+	// Replies the loop held for it go now, not after its command, which
+	// may wait long (BLPOP); a write of its own waits for this one.
+	go lc.sock.Write(nil)
 	if l.cur == lc {
 		l.startOwner()
 		return
@@ -423,6 +492,7 @@ func (l *evLoop) drop(lc *loopConn) {
 // finish is a loop client's end, in or out of the loop: what servePeer's
 // caller does after it.
 func (lc *loopConn) finish() {
+	lc.sock.Write(nil) // what it holds, if it left the loop holding replies
 	lc.pc.end()
 	s := lc.l.s
 	s.mu.Lock()
@@ -506,13 +576,68 @@ type loopSocket struct {
 	laddr  net.Addr
 	raddr  net.Addr
 	leave  func()
+	// Under wmu: held makes writes wait in out until the loop's round of
+	// events ends (release), while the client is in the loop.
+	held bool
+	out  []byte
 }
 
-// Write writes b whole; a socket whose buffer is full makes its client
-// leave the loop, and the rest is written by Go's poller.
+// Write writes b whole, or keeps it while the loop holds the client's
+// replies; a socket whose buffer is full makes its client leave the
+// loop, and the rest is written by Go's poller.
 func (s *loopSocket) Write(b []byte) (int, error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
+	if s.held {
+		s.mu.Lock()
+		nc := s.nc
+		s.mu.Unlock()
+		if nc == nil {
+			s.out = append(s.out, b...)
+			return len(b), nil
+		}
+	}
+	if len(s.out) > 0 {
+		if err := s.writeOut(); err != nil {
+			return 0, err
+		}
+	}
+	return s.write(b)
+}
+
+// hold makes the client's replies wait for release; false if they
+// already do.
+func (s *loopSocket) hold() bool {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	was := s.held
+	s.held = true
+	return !was
+}
+
+// release ends the hold and writes what it kept.
+func (s *loopSocket) release() {
+	s.wmu.Lock()
+	defer s.wmu.Unlock()
+	s.held = false
+	if len(s.out) > 0 {
+		s.writeOut()
+	}
+}
+
+// writeOut writes the replies held, and forgets them, written or not: a
+// socket that fails a write fails the client's next read too. Under wmu.
+func (s *loopSocket) writeOut() error {
+	_, err := s.write(s.out)
+	s.out = s.out[:0]
+	if cap(s.out) > 64<<10 {
+		s.out = nil // a large reply's buffer is not kept
+	}
+	return err
+}
+
+// write writes b whole. Under wmu.
+func (s *loopSocket) write(b []byte) (int, error) {
 	n := 0
 	for n < len(b) {
 		s.mu.Lock()
@@ -580,6 +705,7 @@ func (s *loopSocket) attach() bool {
 		s.nc.Close()
 		s.nc = nil
 	}
+	s.held = false // held when it left, and written since
 	return true
 }
 

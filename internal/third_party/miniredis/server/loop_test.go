@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // loopServer is a server on loopback with PING, ECHO and the commands a
@@ -273,6 +275,111 @@ func TestLoopClientsGo(t *testing.T) {
 		waitClients(0)
 		if _, err := b.r.ReadString('\n'); err == nil {
 			t.Fatal("a killed client's connection is still open")
+		}
+	})
+}
+
+// The replies of a round of the loop leave together, as Redis writes them
+// before it sleeps: two hundred requests in one write get their replies in
+// a few TCP segments, where a write per reply sends two hundred.
+func TestLoopWritesARoundsRepliesTogether(t *testing.T) {
+	s := loopServer(t, true)
+	c := dialLoop(t, s)
+	c.send(t, "PING")
+	c.reply(t)
+	before := dataSegmentsIn(t, c)
+	if _, err := io.WriteString(c, strings.Repeat("*1\r\n$4\r\nPING\r\n", 200)); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 200 {
+		if got := c.reply(t); got != "+PONG" {
+			t.Fatalf("reply %d: %q", i, got)
+		}
+	}
+	if n := dataSegmentsIn(t, c) - before; n > 5 {
+		t.Fatalf("200 replies came in %d segments, want 5 at most", n)
+	}
+}
+
+// dataSegmentsIn is how many TCP segments with data c has received.
+func dataSegmentsIn(t *testing.T, c *loopClient) uint32 {
+	t.Helper()
+	rc, err := c.Conn.(*net.TCPConn).SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var info *unix.TCPInfo
+	rc.Control(func(fd uintptr) { info, err = unix.GetsockoptTCPInfo(int(fd), unix.IPPROTO_TCP, unix.TCP_INFO) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info.Data_segs_in
+}
+
+// Replies the loop holds for the end of its round leave as soon as a
+// command of the same client waits (Peer.Blocked) or runs long: the
+// client reads them meanwhile.
+func TestLoopRepliesLeaveBeforeAWait(t *testing.T) {
+	eachMode(t, func(t *testing.T, loop bool) {
+		s := loopServer(t, loop)
+		release := make(chan struct{})
+		wait := func(c *Peer, cmd string, args []string) {
+			if cmd == "WAIT" {
+				c.Blocked()
+			}
+			select {
+			case <-release:
+				c.WriteInline("DONE")
+			case <-time.After(5 * time.Second):
+				c.WriteInline("TIMEOUT")
+			}
+		}
+		s.Register("WAIT", wait)
+		s.Register("SLOW", wait)
+		for _, cmd := range []string{"WAIT", "SLOW"} {
+			c := dialLoop(t, s)
+			io.WriteString(c, "*1\r\n$4\r\nPING\r\n*2\r\n$4\r\nECHO\r\n$1\r\nx\r\n*1\r\n$4\r\n"+cmd+"\r\n")
+			c.SetReadDeadline(time.Now().Add(2 * time.Second))
+			if got := c.reply(t); got != "+PONG" {
+				t.Fatalf("%s: PING: %q", cmd, got)
+			}
+			if got := c.reply(t); got != "x" {
+				t.Fatalf("%s: ECHO: %q", cmd, got)
+			}
+			release <- struct{}{}
+			if got := c.reply(t); got != "+DONE" {
+				t.Fatalf("%s: %q", cmd, got)
+			}
+		}
+	})
+}
+
+// A client that is closed after a reply (QUIT), or that sent its requests
+// and closed its side, gets every reply before the end.
+func TestLoopRepliesBeforeTheEnd(t *testing.T) {
+	eachMode(t, func(t *testing.T, loop bool) {
+		s := loopServer(t, loop)
+		s.Register("BYE", func(c *Peer, cmd string, args []string) {
+			c.WriteInline("OK")
+			c.Close()
+		})
+		pings := strings.Repeat("*1\r\n$4\r\nPING\r\n", 3)
+		a, b := dialLoop(t, s), dialLoop(t, s)
+		io.WriteString(a, pings+"*1\r\n$3\r\nBYE\r\n"+pings)
+		io.WriteString(b, pings)
+		b.Conn.(*net.TCPConn).CloseWrite()
+		for _, x := range []struct {
+			c    *loopClient
+			want []string
+		}{{a, []string{"+PONG", "+PONG", "+PONG", "+OK"}}, {b, []string{"+PONG", "+PONG", "+PONG"}}} {
+			for i, want := range x.want {
+				if got := x.c.reply(t); got != want {
+					t.Fatalf("reply %d: %q, want %q", i, got, want)
+				}
+			}
+			if line, err := x.c.r.ReadString('\n'); err != io.EOF {
+				t.Fatalf("after the last reply: %q, %v; want the end", line, err)
+			}
 		}
 	})
 }
