@@ -296,13 +296,17 @@ func (l *evLoop) serveEvent(lc *loopConn, gen uint64) (owner bool) {
 		}
 	}
 	for {
-		b, _ := pc.rd.Peek(pc.rd.Buffered())
-		skip, whole := scanRequest(b, pc.r.lim.MaxBulkLen, pc.unauth)
-		pc.rd.Discard(skip)
-		if !whole {
-			break
+		args, fast := pc.r.whole()
+		var err error
+		if !fast {
+			b, _ := pc.rd.Peek(pc.rd.Buffered())
+			skip, whole := scanRequest(b, pc.r.lim.MaxBulkLen, pc.unauth)
+			pc.rd.Discard(skip)
+			if !whole {
+				break
+			}
+			args, err = l.s.readSafe(pc.c, pc.r)
 		}
-		args, err := l.s.readSafe(pc.c, pc.r)
 		ok := err == nil && pc.exec(args)
 		if err != nil {
 			pc.readFailed(err)
