@@ -266,7 +266,7 @@ func (e *Engine) limitReached() {
 		// has ended since.
 		return
 	}
-	if left := limit - time.Since(r.start); left > 0 {
+	if left := limit - r.since(); left > 0 {
 		e.limitAt(left)
 		return
 	}

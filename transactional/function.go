@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	lua "github.com/scriptgen/scriptgen/internal/third_party/gopher-lua"
 	"github.com/scriptgen/scriptgen/internal/third_party/miniredis"
@@ -383,7 +382,7 @@ func (fr *functionRegistry) stats(w *resp.Writer, running *run) {
 			w.Bulk(a)
 		}
 		w.Bulk("duration_ms")
-		w.Integer(time.Since(running.start).Milliseconds())
+		w.Integer(running.since().Milliseconds())
 	}
 	w.Bulk("engines")
 	w.MapLen(1)

@@ -136,7 +136,7 @@ func (e *Engine) busyWhileWaiting(c *server.Peer) bool { return e.busyCheck(c, "
 // the busy threshold, after which Redis answers everyone with BUSY. It
 // reports whether r still runs.
 func (e *Engine) waitBusy(r *run) bool {
-	wait := e.busyThreshold() - time.Since(r.start)
+	wait := e.busyThreshold() - r.since()
 	if wait <= 0 {
 		return true
 	}

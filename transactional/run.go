@@ -43,7 +43,7 @@ type run struct {
 	// journaling functions as its arguments.
 	hosted bool
 	wrote  atomic.Bool
-	start  time.Time
+	start  int64 // server.Monotonic
 
 	// mu is the engine's mu (Engine.mu), which guards reason, afters,
 	// finished and ended: other goroutines kill the run (the time limit,
@@ -81,8 +81,18 @@ func (rs *runs) next(caller *server.Peer, name string) *run {
 	if rs.done == nil {
 		rs.done = make(chan struct{})
 	}
-	return &run{caller: caller, name: name, start: time.Now(), done: rs.done, mu: rs.mu}
+	var start int64
+	if caller != nil {
+		start = caller.CommandStart() // the EVAL or FCALL's own start
+	}
+	if start == 0 {
+		start = server.Monotonic()
+	}
+	return &run{caller: caller, name: name, start: start, done: rs.done, mu: rs.mu}
 }
+
+// since is how long r has run.
+func (r *run) since() time.Duration { return time.Duration(server.Monotonic() - r.start) }
 
 // finishedChan returns a channel closed when the script has ended.
 func (r *run) finishedChan() <-chan struct{} {

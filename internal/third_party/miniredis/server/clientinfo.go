@@ -220,7 +220,7 @@ func (c *Client) LocalAddr() string { return c.conn.LocalAddr().String() }
 
 // Idle is how long the client has sent nothing.
 func (c *Client) Idle() time.Duration {
-	return time.Since(time.Unix(0, c.idle.last.Load()))
+	return c.idle.idle()
 }
 
 // LastCommand is the arguments of the command running or last run.

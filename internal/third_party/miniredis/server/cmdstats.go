@@ -163,13 +163,25 @@ type cmdMark struct {
 // cmdState is what a peer notes of the command it runs.
 type cmdState struct {
 	cur                       *CmdStat
+	start                     int64 // Monotonic at its start
 	rejected, failed, counted bool
 }
+
+// Monotonic is the runtime's monotonic clock, in nanoseconds: what a
+// time.Time's monotonic reading is, read for half of time.Now's cost (one
+// clock read where time.Now makes two, about 40 ns each on these
+// machines), for the durations serve measures on every request.
+func Monotonic() int64 { return nanotime() }
+
+// CommandStart is when the command c runs began (Monotonic), 0 when it
+// runs none: a command's own clock read, for what it times (a script's
+// run) to start from.
+func (c *Peer) CommandStart() int64 { return c.cmd.start }
 
 // startCmd notes the start of the command st on c.
 func (c *Peer) startCmd(st *CmdStat) cmdMark {
 	m := cmdMark{st: st, start: nanotime(), nerr: c.nerr, outer: c.cmd}
-	c.cmd = cmdState{cur: st}
+	c.cmd = cmdState{cur: st, start: m.start}
 	return m
 }
 

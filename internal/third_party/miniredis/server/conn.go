@@ -466,10 +466,13 @@ type idleConn struct {
 	// interrupt ends a read at its deadline however busy the client:
 	// a watcher's read at the end of the command it watched.
 	interrupt atomic.Bool
-	last      atomic.Int64 // unix nanoseconds of the last read or command end
+	last      atomic.Int64 // Monotonic at the last read or command end
 }
 
-func (c *idleConn) active() { c.last.Store(time.Now().UnixNano()) }
+func (c *idleConn) active() { c.last.Store(nanotime()) }
+
+// idle is how long the client has sent nothing.
+func (c *idleConn) idle() time.Duration { return time.Duration(nanotime() - c.last.Load()) }
 
 func (c *idleConn) Read(b []byte) (int, error) {
 	if c.timeout <= 0 {
@@ -479,7 +482,7 @@ func (c *idleConn) Read(b []byte) (int, error) {
 		if c.interrupt.Load() {
 			return 0, os.ErrDeadlineExceeded
 		}
-		deadline := time.Unix(0, c.last.Load()).Add(c.timeout)
+		deadline := time.Now().Add(c.timeout - c.idle())
 		if c.busy.Load() {
 			deadline = time.Now().Add(c.timeout)
 		}
@@ -490,7 +493,7 @@ func (c *idleConn) Read(b []byte) (int, error) {
 		}
 		var ne net.Error
 		if n == 0 && errors.As(err, &ne) && ne.Timeout() &&
-			!c.interrupt.Load() && (c.busy.Load() || time.Since(time.Unix(0, c.last.Load())) < c.timeout) {
+			!c.interrupt.Load() && (c.busy.Load() || c.idle() < c.timeout) {
 			continue
 		}
 		return n, err
