@@ -53,12 +53,14 @@ type evLoop struct {
 	mu    sync.Mutex
 	conns map[int32]*loopConn
 	// owner is the generation of the goroutine that runs the loop, 0 for
-	// none; gens counts them.
-	owner, gens uint64
-	cur         *loopConn // the client the owner serves, if any
-	sweeping    bool
-	closed      bool          // the server closed: no more clients
-	begun       atomic.Uint64 // commands begun in the loop
+	// none, written under mu and read without it (owns, on every
+	// request); gens counts them.
+	owner    atomic.Uint64
+	gens     uint64
+	cur      *loopConn // the client the owner serves, if any
+	sweeping bool
+	closed   bool          // the server closed: no more clients
+	begun    atomic.Uint64 // commands begun in the loop
 	// held are the clients whose replies wait for the end of the owner's
 	// present round of events (release). Only the owner touches it.
 	held []*loopConn
@@ -161,7 +163,7 @@ func (l *evLoop) add(lc *loopConn) bool {
 		return false
 	}
 	l.conns[lc.fd] = lc
-	if l.owner == 0 {
+	if l.owner.Load() == 0 {
 		l.startOwner()
 	}
 	if !l.sweeping {
@@ -186,7 +188,7 @@ func (l *evLoop) close() {
 		return
 	}
 	l.closed = true
-	for i := 0; l.owner != 0 && i < 1000; i++ {
+	for i := 0; l.owner.Load() != 0 && i < 1000; i++ {
 		l.wakeOwner()
 		l.mu.Unlock()
 		time.Sleep(time.Millisecond)
@@ -200,16 +202,15 @@ func (l *evLoop) close() {
 // does from now on. Under l.mu.
 func (l *evLoop) startOwner() {
 	l.gens++
-	l.owner, l.cur = l.gens, nil
+	l.owner.Store(l.gens)
+	l.cur = nil
 	go l.run(l.gens)
 }
 
 // owns reports whether the goroutine of generation gen still runs the
 // loop.
 func (l *evLoop) owns(gen uint64) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.owner == gen
+	return l.owner.Load() == gen
 }
 
 // run is the loop, as the goroutine of generation gen runs it: until a
@@ -228,7 +229,8 @@ func (l *evLoop) run(gen uint64) {
 			l.mu.Lock()
 			closed := l.closed
 			if closed {
-				l.owner, l.cur = 0, nil
+				l.owner.Store(0)
+				l.cur = nil
 			}
 			l.mu.Unlock()
 			if closed {
@@ -260,7 +262,8 @@ func (l *evLoop) run(gen uint64) {
 		}
 		l.mu.Lock()
 		if len(l.conns) == 0 {
-			l.owner, l.cur = 0, nil
+			l.owner.Store(0)
+			l.cur = nil
 			l.mu.Unlock()
 			return
 		}
@@ -580,10 +583,12 @@ type loopSocket struct {
 	laddr  net.Addr
 	raddr  net.Addr
 	leave  func()
-	// Under wmu: held makes writes wait in out until the loop's round of
+	// Under wmu: held makes writes wait in kept until the loop's round of
 	// events ends (release), while the client is in the loop.
 	held bool
-	out  []byte
+	kept []byte
+	// away says nc is set (under mu): the client is out of the loop.
+	away atomic.Bool
 }
 
 // Write writes b whole, or keeps it while the loop holds the client's
@@ -592,16 +597,11 @@ type loopSocket struct {
 func (s *loopSocket) Write(b []byte) (int, error) {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
-	if s.held {
-		s.mu.Lock()
-		nc := s.nc
-		s.mu.Unlock()
-		if nc == nil {
-			s.out = append(s.out, b...)
-			return len(b), nil
-		}
+	if s.held && !s.away.Load() {
+		s.kept = append(s.kept, b...)
+		return len(b), nil
 	}
-	if len(s.out) > 0 {
+	if len(s.kept) > 0 {
 		if err := s.writeOut(); err != nil {
 			return 0, err
 		}
@@ -624,7 +624,7 @@ func (s *loopSocket) release() {
 	s.wmu.Lock()
 	defer s.wmu.Unlock()
 	s.held = false
-	if len(s.out) > 0 {
+	if len(s.kept) > 0 {
 		s.writeOut()
 	}
 }
@@ -632,10 +632,10 @@ func (s *loopSocket) release() {
 // writeOut writes the replies held, and forgets them, written or not: a
 // socket that fails a write fails the client's next read too. Under wmu.
 func (s *loopSocket) writeOut() error {
-	_, err := s.write(s.out)
-	s.out = s.out[:0]
-	if cap(s.out) > 64<<10 {
-		s.out = nil // a large reply's buffer is not kept
+	_, err := s.write(s.kept)
+	s.kept = s.kept[:0]
+	if cap(s.kept) > 64<<10 {
+		s.kept = nil // a large reply's buffer is not kept
 	}
 	return err
 }
@@ -687,6 +687,7 @@ func (s *loopSocket) detach() net.Conn {
 		f := os.NewFile(uintptr(fd), "")
 		s.nc, err = net.FileConn(f)
 		f.Close()
+		s.away.Store(err == nil)
 	}
 	if err != nil {
 		unix.Shutdown(s.fd, unix.SHUT_RDWR)
@@ -708,6 +709,7 @@ func (s *loopSocket) attach() bool {
 	if s.nc != nil {
 		s.nc.Close()
 		s.nc = nil
+		s.away.Store(false)
 	}
 	s.held = false // held when it left, and written since
 	return true
