@@ -26,16 +26,17 @@ import (
 // could run first (Redis's tests of blocked clients send so).
 //
 // The loop is Redis's: one goroutine waits on an epoll set of the clients'
-// sockets (level-triggered), reads each ready socket once, runs every
-// whole request it holds in order and writes the replies, then waits
-// again. A client leaves the loop for a goroutine of its own (servePeer's,
-// with its watcher) when the loop cannot serve it without waiting, until
-// its command has ended and it has nothing unread (back): its command
-// waits for others (BLPOP: Peer.Blocked), runs past watchAfter (a script:
-// the loop goes on in a new goroutine meanwhile, so that others get BUSY
-// and SCRIPT KILL is heard, as Redis serves them while a script runs), a
-// reply does not fit the socket's buffer, or a
-// request does not fit the read buffer.
+// sockets (level-triggered), reads each ready socket once and runs every
+// whole request it holds in order; once the round of ready sockets has
+// run, it writes each client's replies in one write (release), as Redis
+// writes them before it sleeps, and waits again. A client leaves the
+// loop for a goroutine of its own (servePeer's, with its watcher) when the
+// loop cannot serve it without waiting, until its command has ended and it
+// has nothing unread (back): its command waits for others (BLPOP:
+// Peer.Blocked), runs past watchAfter (a script: the loop goes on in a new
+// goroutine meanwhile, so that others get BUSY and SCRIPT KILL is heard,
+// as Redis serves them while a script runs), its replies do not fit the
+// socket's buffer, or a request does not fit the read buffer.
 
 // The socket's reads and writes are syscall's, not x/sys/unix's: the race
 // detector sees syscall's (and Go's net package's) as ordered one after
