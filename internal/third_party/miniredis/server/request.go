@@ -268,12 +268,22 @@ func (r *reqReader) copyArg(b []byte) string {
 	if len(b) > smallBulk {
 		return string(b)
 	}
-	if cap(r.arena)-len(r.arena) < len(b) {
+	buf := r.arenaBytes(len(b))
+	copy(buf, b)
+	return unsafe.String(unsafe.SliceData(buf), len(buf))
+}
+
+// arenaBytes hands out l bytes of the arena for a small argument (l at
+// most smallBulk). Small arguments share an arena, one allocation for
+// most requests where each had its own. An arena is never written again
+// once handed out, so the strings may point into it.
+func (r *reqReader) arenaBytes(l int) []byte {
+	if cap(r.arena)-len(r.arena) < l {
 		r.arena = make([]byte, 0, arenaSize)
 	}
 	start := len(r.arena)
-	r.arena = append(r.arena, b...)
-	return unsafe.String(unsafe.SliceData(r.arena[start:]), len(b))
+	r.arena = r.arena[:start+l]
+	return r.arena[start:]
 }
 
 // bulk reads l bytes and the two after them, which Redis skips unread.
@@ -284,18 +294,11 @@ func (r *reqReader) bulk(l int64) (string, error) {
 	var s string
 	switch {
 	case l <= smallBulk:
-		// Small arguments share an arena, one allocation for most
-		// requests where each had its own. An arena is never written
-		// again once handed out, so the strings may point into it.
-		if int64(cap(r.arena)-len(r.arena)) < l {
-			r.arena = make([]byte, 0, arenaSize)
-		}
-		start := len(r.arena)
-		r.arena = r.arena[:start+int(l)]
-		if _, err := io.ReadFull(r.rd, r.arena[start:]); err != nil {
+		buf := r.arenaBytes(int(l))
+		if _, err := io.ReadFull(r.rd, buf); err != nil {
 			return "", err
 		}
-		s = unsafe.String(unsafe.SliceData(r.arena[start:]), int(l))
+		s = unsafe.String(unsafe.SliceData(buf), len(buf))
 	case l <= bulkChunk:
 		buf := make([]byte, l)
 		if _, err := io.ReadFull(r.rd, buf); err != nil {
