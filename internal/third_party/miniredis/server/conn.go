@@ -482,11 +482,11 @@ func (c *idleConn) Read(b []byte) (int, error) {
 		if c.interrupt.Load() {
 			return 0, os.ErrDeadlineExceeded
 		}
-		deadline := time.Now().Add(c.timeout - c.idle())
-		if c.busy.Load() {
-			deadline = time.Now().Add(c.timeout)
+		left := c.timeout
+		if !c.busy.Load() {
+			left -= c.idle()
 		}
-		c.Conn.SetReadDeadline(deadline)
+		c.Conn.SetReadDeadline(time.Now().Add(left))
 		n, err := c.Conn.Read(b)
 		if n > 0 {
 			c.active()
